@@ -1,0 +1,129 @@
+import { ExternalLink, LayoutDashboard, LoaderCircle, LogOut, UserRound } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/button-styles';
+import { PlatformIcon } from '@/components/platform-icon';
+import { paths } from '@/config/paths';
+import { platforms } from '@/config/platforms';
+import { themeClasses } from '@/config/themes';
+import { useConfig } from '@/lib/config-context';
+import { dashboardHref } from '@/lib/dashboard-url';
+import type { SessionView } from '@/lib/session';
+import { navGroups } from './nav-data';
+import { displayEmail, displayName, initialOf } from './user-display';
+
+type MobileMenuProps = {
+  id: string;
+  open: boolean;
+  session: SessionView;
+  onNavigate: () => void;
+  onLogout: () => void;
+  logoutPending: boolean;
+};
+
+const linkClass = 'flex items-center gap-3 rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100';
+
+function GroupLabel({ children }: { children: ReactNode }) {
+  return <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">{children}</p>;
+}
+
+/** The same links as the desktop header, stacked for phones. Every link closes the menus. */
+export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPending }: MobileMenuProps) {
+  const { platformUrls } = useConfig();
+  return (
+    <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-slate-200 bg-white lg:hidden">
+      <nav aria-label="Mobile" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6">
+        <GroupLabel>Platforms</GroupLabel>
+        <ul>
+          {platforms.map((platform) => (
+            <li key={platform.id}>
+              <Link to={platform.path} onClick={onNavigate} className={linkClass}>
+                <PlatformIcon id={platform.id} className={`size-5 ${themeClasses[platform.theme].text}`} />
+                {platform.name}
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link to={paths.solutions.getHref()} onClick={onNavigate} className={linkClass}>
+              Solutions
+            </Link>
+          </li>
+        </ul>
+
+        {navGroups.map((group) => (
+          <div key={group.id}>
+            <GroupLabel>{group.label}</GroupLabel>
+            <ul>
+              <li>
+                <Link to={group.href} onClick={onNavigate} className={linkClass}>
+                  {group.label} overview
+                </Link>
+              </li>
+              {group.items.map((item) => (
+                <li key={item.href}>
+                  <Link to={item.href} onClick={onNavigate} className={linkClass}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+
+        <div className="mt-4 border-t border-slate-200 pt-4">
+          {session.state === 'loading' ? (
+            <p role="status" className="flex items-center gap-2 px-3 py-2 text-slate-600">
+              <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+              Loading
+            </p>
+          ) : null}
+          {session.state === 'signed-out' ? (
+            <div className="grid grid-cols-2 gap-3">
+              <Link to={paths.auth.login.getHref()} onClick={onNavigate} className={buttonClass('secondary')}>
+                Sign In
+              </Link>
+              <Link to={paths.auth.register.getHref()} onClick={onNavigate} className={buttonClass('primary')}>
+                Get Started
+              </Link>
+            </div>
+          ) : null}
+          {session.state === 'signed-in' ? (
+            <div>
+              <div className="flex items-center gap-3 px-3 py-2">
+                <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-indigo-700 font-bold text-white">
+                  {initialOf(session.user)}
+                </span>
+                <span className="min-w-0">
+                  <span className="block max-w-[120px] truncate font-semibold text-slate-900">{displayName(session.user)}</span>
+                  <span className="block truncate text-sm text-slate-600">{displayEmail(session.user)}</span>
+                </span>
+              </div>
+              <ul>
+                <li>
+                  <a href={dashboardHref(session.user.role, platformUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={linkClass}>
+                    <LayoutDashboard aria-hidden="true" className="size-5" />
+                    Dashboard
+                    <ExternalLink aria-hidden="true" className="size-4" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                </li>
+                <li>
+                  <Link to={paths.profile.getHref()} onClick={onNavigate} className={linkClass}>
+                    <UserRound aria-hidden="true" className="size-5" />
+                    Profile
+                  </Link>
+                </li>
+                <li>
+                  <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-red-700`}>
+                    <LogOut aria-hidden="true" className="size-5" />
+                    Logout
+                  </button>
+                </li>
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      </nav>
+    </div>
+  );
+}

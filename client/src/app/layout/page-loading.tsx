@@ -1,0 +1,10 @@
+import { LoaderCircle } from 'lucide-react';
+
+export function PageLoading() {
+  return (
+    <div role="status" className="flex min-h-[40vh] items-center justify-center gap-2 text-slate-600">
+      <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+      Loading
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { lazy, Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { useConfig } from '@/lib/config-context';
+import { Footer } from './footer';
+import { Header } from './header';
+import { PageLoading } from './page-loading';
+
+// Developer tools are only ever downloaded when the environment is 'local'.
+const DevTools = lazy(() => import('../dev-tools').then((module) => ({ default: module.DevTools })));
+
+/** Shared layout of every page: skip link, sticky header, main landmark, footer. */
+export function RootLayout() {
+  const { isLocal } = useConfig();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-indigo-700 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        Skip to main content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <ScrollRestoration />
+      {isLocal ? (
+        <Suspense fallback={null}>
+          <DevTools />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

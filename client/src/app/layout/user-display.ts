@@ -1,0 +1,6 @@
+import type { SessionUser } from '@/lib/session';
+
+/** Header fallbacks from SPEC.md section 2. */
+export const displayName = (user: SessionUser): string => user.name?.trim() || 'User';
+export const displayEmail = (user: SessionUser): string => user.email?.trim() || 'No email';
+export const initialOf = (user: SessionUser): string => displayName(user).charAt(0).toUpperCase();

@@ -1,0 +1,22 @@
+/** Shared looks for links styled as buttons and for buttons. */
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'light';
+
+const base =
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
+
+const variants: Record<ButtonVariant, string> = {
+  primary: 'bg-indigo-700 text-white shadow-sm hover:bg-indigo-800',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:border-slate-400 hover:bg-slate-50',
+  ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  light: 'bg-white text-indigo-800 shadow-sm hover:bg-indigo-50',
+};
+
+const sizes = {
+  sm: 'px-3 py-2 text-sm',
+  md: 'px-4 py-2.5 text-sm',
+  lg: 'px-6 py-3 text-base',
+} as const;
+
+export function buttonClass(variant: ButtonVariant = 'primary', size: keyof typeof sizes = 'md'): string {
+  return `${base} ${variants[variant]} ${sizes[size]}`;
+}

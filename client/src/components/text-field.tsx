@@ -1,0 +1,54 @@
+import { useId, type ComponentPropsWithoutRef } from 'react';
+
+type TextFieldProps = Omit<ComponentPropsWithoutRef<'input'>, 'required'> & {
+  label: string;
+  /** Error text shown beneath the input; a non-empty value also turns the border red. */
+  error?: string | undefined;
+  /** Shows a required marker next to the label. */
+  required?: boolean;
+  hint?: string;
+  labelClassName?: string;
+};
+
+/** The shared text field (SPEC.md section 5): label, optional required marker, error line. */
+export function TextField({ label, error, required = false, hint, id, className = '', labelClassName = '', ...inputProps }: TextFieldProps) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
+  const errorId = `${inputId}-error`;
+  const hintId = `${inputId}-hint`;
+  const hasError = Boolean(error);
+  const describedBy = [hint ? hintId : null, hasError ? errorId : null].filter(Boolean).join(' ') || undefined;
+
+  return (
+    <div className={className}>
+      <label htmlFor={inputId} className={`mb-1.5 block text-sm font-medium text-slate-800 ${labelClassName}`}>
+        {label}
+        {required ? (
+          <span className="ml-0.5 text-red-700" aria-hidden="true">
+            *
+          </span>
+        ) : null}
+      </label>
+      <input
+        id={inputId}
+        aria-required={required || undefined}
+        aria-invalid={hasError || undefined}
+        aria-describedby={describedBy}
+        className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 placeholder:text-slate-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
+          hasError ? 'border-red-600 focus-visible:outline-red-600' : 'border-slate-300 focus-visible:outline-indigo-600'
+        }`}
+        {...inputProps}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      {hasError ? (
+        <p id={errorId} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

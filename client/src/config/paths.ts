@@ -1,0 +1,54 @@
+/**
+ * Every client route in one place (SPEC.md section 2). Components link through these
+ * entries instead of writing path strings by hand.
+ */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+
+  auth: {
+    login: { path: '/login', getHref: () => '/login' },
+    register: { path: '/register', getHref: () => '/register' },
+    forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+    resetPassword: {
+      path: '/reset-password/:token',
+      getHref: (token: string) => `/reset-password/${encodeURIComponent(token)}`,
+    },
+    verifyOtp: { path: '/verify-otp', getHref: () => '/verify-otp' },
+  },
+
+  profile: { path: '/profile', getHref: () => '/profile' },
+  security: { path: '/security', getHref: () => '/security' },
+
+  news: { path: '/news', getHref: () => '/news' },
+  jobs: { path: '/jobs', getHref: () => '/jobs' },
+  about: { path: '/about', getHref: () => '/about' },
+  contact: { path: '/contact', getHref: () => '/contact' },
+  solutions: { path: '/solutions', getHref: () => '/solutions' },
+  resources: { path: '/resources', getHref: () => '/resources' },
+  company: { path: '/company', getHref: () => '/company' },
+
+  platforms: {
+    hire: { path: '/platforms/hire', getHref: () => '/platforms/hire' },
+    campus: { path: '/platforms/campus', getHref: () => '/platforms/campus' },
+    career: { path: '/platforms/career', getHref: () => '/platforms/career' },
+  },
+
+  /** Short platform links used by the home page cards and pricing plans. */
+  platformShortcuts: {
+    hire: { path: '/hire', getHref: () => '/hire' },
+    campus: { path: '/campus', getHref: () => '/campus' },
+    career: { path: '/career', getHref: () => '/career' },
+  },
+
+  legal: {
+    privacyPolicy: { path: '/privacy-policy', getHref: () => '/privacy-policy' },
+    termsService: { path: '/terms-service', getHref: () => '/terms-service' },
+    cookiePolicy: { path: '/cookie-policy', getHref: () => '/cookie-policy' },
+  },
+
+  accessibility: { path: '/accessibility', getHref: () => '/accessibility' },
+  status: { path: '/status', getHref: () => '/status' },
+} as const;
+
+/** Header menu groups link their top level to `/{lowercased label}` (SPEC.md section 2). */
+export const groupHref = (label: string): string => `/${label.toLowerCase()}`;
