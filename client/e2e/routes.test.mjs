@@ -1,0 +1,137 @@
+// Every route renders inside the shared layout with one h1, its own title and description,
+// and no serious or critical axe violation; unknown routes get the 404 page.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startApp } from './support/app-server.mjs';
+import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+
+const APP = 'Talent Suite';
+
+const routes = [
+  { path: '/', h1: 'Next-Gen AI Talent Solutions', title: APP },
+  { path: '/news', h1: 'News' },
+  { path: '/jobs', h1: 'Jobs' },
+  { path: '/about', h1: 'About Us' },
+  { path: '/contact', h1: 'Contact Us' },
+  { path: '/solutions', h1: 'Solutions' },
+  { path: '/resources', h1: 'Resources' },
+  { path: '/company', h1: 'Company' },
+  { path: '/platforms/hire', h1: 'Hire Platform' },
+  { path: '/platforms/campus', h1: 'Campus Platform' },
+  { path: '/platforms/career', h1: 'Career Platform' },
+  { path: '/privacy-policy', h1: 'Privacy Policy' },
+  { path: '/terms-service', h1: 'Terms of Service' },
+  { path: '/cookie-policy', h1: 'Cookie Policy' },
+  { path: '/accessibility', h1: 'Accessibility' },
+  { path: '/security', h1: 'Security' },
+  { path: '/status', h1: 'System Status' },
+  { path: '/login', h1: 'Sign In' },
+  { path: '/register', h1: 'Create Your Account' },
+  { path: '/forgot-password', h1: 'Forgot Password' },
+  { path: '/reset-password/some-token', h1: 'Reset Password' },
+  { path: '/verify-otp', h1: 'Verify Your Email' },
+  { path: '/profile', h1: 'Profile' },
+];
+
+let app;
+let browser;
+
+before(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function expectPageBasics(page, { h1, title }) {
+  const heading = page.locator('h1');
+  await heading.first().waitFor();
+  assert.equal(await heading.count(), 1, 'exactly one h1');
+  assert.equal((await heading.innerText()).trim(), h1);
+  await page.waitForFunction((expected) => document.title === expected, title);
+  const description = await page.locator('meta[name="description"]').getAttribute('content');
+  assert.ok(description && description.length > 20, 'a meta description');
+  for (const selector of ['header', 'main#main', 'footer', 'nav[aria-label="Main"]']) {
+    assert.equal(await page.locator(selector).count(), 1, `one ${selector}`);
+  }
+}
+
+describe('routes', () => {
+  for (const route of routes) {
+    test(`${route.path} renders "${route.h1}" with its title and no serious a11y violation`, async () => {
+      await withPage(browser, app.baseURL, `route ${route.path}`, async (page) => {
+        const response = await page.goto(route.path);
+        assert.equal(response?.status(), 200);
+        await expectPageBasics(page, { h1: route.h1, title: route.title ?? `${route.h1} | ${APP}` });
+        if (route.path !== '/') {
+          assert.equal(await page.getByRole('progressbar', { name: 'Under Construction' }).getAttribute('aria-valuenow'), '60');
+          assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
+        }
+        // Let the session check settle so the header is in its final state for axe.
+        await page.getByRole('link', { name: 'Sign In' }).first().waitFor({ state: 'attached' });
+        assert.deepEqual(await seriousA11yViolations(page), []);
+      });
+    });
+  }
+
+  test('an unknown route shows the 404 page inside the layout', async () => {
+    await withPage(browser, app.baseURL, 'route 404', async (page) => {
+      await page.goto('/no-such-page/at-all');
+      await expectPageBasics(page, { h1: 'Page not found', title: `Page Not Found | ${APP}` });
+      assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
+      assert.deepEqual(await seriousA11yViolations(page), []);
+    });
+  });
+
+  test('the short platform links /hire, /campus and /career lead to the platform pages', async () => {
+    await withPage(browser, app.baseURL, 'platform shortcuts', async (page) => {
+      for (const id of ['hire', 'campus', 'career']) {
+        await page.goto(`/${id}`);
+        await page.waitForURL(`**/platforms/${id}`);
+      }
+    });
+  });
+
+  test('the home page has every section in order with the texts of the spec', async () => {
+    await withPage(browser, app.baseURL, 'home sections', async (page) => {
+      await page.goto('/');
+      const h2s = (await page.locator('main h2').allInnerTexts()).map((text) => text.trim());
+      const expected = ['About Talent Suite', 'Integrated AI Platforms', 'Strategic Advantages', 'Optimized Workflows', 'Trusted by Innovators', 'Flexible Pricing', 'Subscribe to our newsletter'];
+      assert.deepEqual(h2s, expected);
+      const main = page.locator('main');
+      for (const text of ['50K+', 'Companies Hiring', '200+', 'Universities Partnered', '1M+', 'Careers Launched', 'Custom', '$2999/mo', '$99/mo']) {
+        assert.ok((await main.innerText()).includes(text), `home shows ${text}`);
+      }
+      for (const [name, href] of [['Optimize Hiring', '/hire'], ['Boost Placements', '/campus'], ['Get Job Ready', '/career'], ['Learn More', '/about']]) {
+        assert.equal(await main.getByRole('link', { name }).getAttribute('href'), href);
+      }
+      assert.equal(await main.locator('form[novalidate] input[type="email"]').count(), 1);
+    });
+  });
+
+  test('the footer has every link, external platform sites and the current year', async () => {
+    await withPage(browser, app.baseURL, 'footer', async (page) => {
+      await page.goto('/');
+      const footer = page.locator('footer');
+      for (const [name, href] of [
+        ['Student', app.platformUrls.career],
+        ['Institute', app.platformUrls.campus],
+        ['Organization', app.platformUrls.hire],
+      ]) {
+        const link = footer.getByRole('link', { name: new RegExp(`^${name}`) });
+        assert.equal(await link.getAttribute('href'), href);
+        assert.equal(await link.getAttribute('target'), '_blank');
+      }
+      for (const href of ['/about', '/news', '/jobs', '/privacy-policy', '/terms-service', '/cookie-policy', '/accessibility', '/security', '/status']) {
+        assert.equal(await footer.locator(`a[href="${href}"]`).count(), 1, `footer links ${href}`);
+      }
+      for (const name of ['Twitter', 'LinkedIn', 'GitHub', 'YouTube', 'Instagram']) {
+        assert.equal(await footer.getByRole('link', { name: new RegExp(name) }).getAttribute('target'), '_blank');
+      }
+      assert.ok((await footer.innerText()).includes(`© ${new Date().getFullYear()}`));
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium } from 'playwright-core';
+import { clientDir } from './app-server.mjs';
+
+export const artifactsDir = path.join(clientDir, 'e2e', 'artifacts');
+
+/** Debian's Chromium; never a Playwright browser download. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 812 };
+
+const fileName = (name) => `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}.png`;
+
+export async function screenshot(page, name) {
+  mkdirSync(artifactsDir, { recursive: true });
+  const file = path.join(artifactsDir, fileName(name));
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * Runs `fn` with a fresh context and page; on failure a full-page screenshot named after the
+ * test is kept in e2e/artifacts/ before the error is rethrown.
+ */
+export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP } = {}) {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error));
+  try {
+    await fn(page);
+    if (pageErrors.length > 0) throw pageErrors[0];
+  } catch (error) {
+    try {
+      const file = await screenshot(page, `failure-${name}`);
+      console.error(`Screenshot of the failure: ${file}`);
+    } catch {
+      // The page may already be gone; the original error matters more.
+    }
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+/** axe-core on the whole page; returns only serious and critical violations. */
+export async function seriousA11yViolations(page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+}

@@ -1,0 +1,110 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderWithApp } from '@/test/render';
+import { Header } from './header';
+
+const signedIn = (user: Record<string, unknown>) => jsonResponse(200, { success: true, data: { user } });
+
+function stubFetch(handler: (url: string, init?: RequestInit) => Promise<Response>) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => handler(String(input), init));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const desktopNav = () => screen.getByRole('navigation', { name: 'Main' }).parentElement as HTMLElement;
+
+describe('Header', () => {
+  it('shows Loading while the session is being verified', () => {
+    stubFetch(() => new Promise<Response>(() => {}));
+    renderWithApp(<Header />);
+    expect(within(desktopNav()).getByRole('status')).toHaveTextContent('Loading');
+  });
+
+  it('shows Sign In and Get Started when the session is refused', async () => {
+    const fetchMock = stubFetch(() =>
+      Promise.resolve(jsonResponse(401, { success: false, message: 'Session expired or unauthorized' })),
+    );
+    renderWithApp(<Header />);
+    const header = desktopNav();
+    expect(await within(header).findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login');
+    expect(within(header).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/register');
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/verify', expect.objectContaining({ credentials: 'include' }));
+  });
+
+  it('shows the avatar menu with name, email, dashboard, profile and logout when signed in', async () => {
+    stubFetch(() => Promise.resolve(signedIn({ id: '1', name: 'Asha Rao', email: 'asha@example.com', role: 'Campus', status: 'active' })));
+    renderWithApp(<Header />);
+    const trigger = await within(desktopNav()).findByRole('button', { name: 'Account menu for Asha Rao' });
+    expect(trigger).toHaveTextContent('A');
+    expect(within(trigger).getByTestId('header-user-name')).toHaveClass('max-w-[120px]', 'truncate');
+
+    fireEvent.click(trigger);
+    const panel = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(within(panel).getByText('asha@example.com')).toBeInTheDocument();
+    const dashboard = within(panel).getByRole('link', { name: /Dashboard/ });
+    expect(dashboard).toHaveAttribute('href', 'https://campus.example.test');
+    expect(dashboard).toHaveAttribute('target', '_blank');
+    expect(within(panel).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
+    expect(within(panel).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  it('falls back to User and No email, and to / for an unknown role', async () => {
+    stubFetch(() => Promise.resolve(signedIn({ id: '1', name: '', email: null, role: 'admin' })));
+    renderWithApp(<Header />);
+    const trigger = await within(desktopNav()).findByRole('button', { name: 'Account menu for User' });
+    fireEvent.click(trigger);
+    const panel = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(within(panel).getByText('No email')).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: /Dashboard/ })).toHaveAttribute('href', '/');
+  });
+
+  it('logs out: clears the token, toasts, goes to /login and shows the signed-out header', async () => {
+    window.localStorage.setItem('token', 't0k3n');
+    const fetchMock = stubFetch((url) =>
+      Promise.resolve(
+        url.endsWith('/auth/logout')
+          ? jsonResponse(200, { success: true, message: 'Logged out successfully' })
+          : signedIn({ id: '1', name: 'Asha', email: 'a@example.com', role: 'hire' }),
+      ),
+    );
+    const { router } = renderWithApp(<Header />, { route: '/about' });
+    fireEvent.click(await within(desktopNav()).findByRole('button', { name: 'Account menu for Asha' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0] as HTMLElement);
+
+    expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(window.localStorage.getItem('token')).toBeNull();
+    const logoutCall = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/auth/logout'));
+    expect(logoutCall?.[1]).toMatchObject({ method: 'POST', credentials: 'include' });
+    expect((logoutCall?.[1]?.headers as Record<string, string>).Authorization).toBe('Bearer t0k3n');
+  });
+
+  it('reports a failed logout with the server message', async () => {
+    stubFetch((url) =>
+      Promise.resolve(
+        url.endsWith('/auth/logout')
+          ? jsonResponse(500, { success: false, message: 'Database unavailable' })
+          : signedIn({ id: '1', name: 'Asha', email: 'a@example.com', role: 'hire' }),
+      ),
+    );
+    renderWithApp(<Header />);
+    fireEvent.click(await within(desktopNav()).findByRole('button', { name: 'Account menu for Asha' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0] as HTMLElement);
+    expect(await screen.findByText('Logout failed: Database unavailable')).toBeInTheDocument();
+  });
+
+  it('opens the mobile menu with the same links and closes it from a link', async () => {
+    stubFetch(() => Promise.resolve(jsonResponse(401, { success: false })));
+    renderWithApp(<Header />);
+    const toggle = screen.getByRole('button', { name: 'Open menu' });
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const mobile = screen.getByRole('navigation', { name: 'Mobile' });
+    for (const name of ['Hire', 'Campus', 'Career', 'News', 'About Us', 'Contact Us']) {
+      expect(within(mobile).getByRole('link', { name })).toBeInTheDocument();
+    }
+    expect(await within(mobile).findByRole('link', { name: 'Sign In' })).toBeInTheDocument();
+    fireEvent.click(within(mobile).getByRole('link', { name: 'Hire' }));
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+});
