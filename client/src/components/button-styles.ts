@@ -1,11 +1,13 @@
 /** Shared looks for links styled as buttons and for buttons. */
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'light';
+/** 'solid' leaves the background to the caller (platform theme classes). */
+export type ButtonVariant = 'primary' | 'solid' | 'secondary' | 'ghost' | 'light';
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-700 text-white shadow-sm hover:bg-indigo-800',
+  solid: 'text-white shadow-sm',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:border-slate-400 hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   light: 'bg-white text-indigo-800 shadow-sm hover:bg-indigo-50',

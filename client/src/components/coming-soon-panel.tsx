@@ -46,7 +46,7 @@ export function ComingSoonPanel({ theme = brandTheme }: ComingSoonPanelProps) {
       </div>
 
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-        <Link to={paths.home.getHref()} className={buttonClass('primary')}>
+        <Link to={paths.home.getHref()} className={`${buttonClass('solid')} ${theme.solid} ${theme.solidHover}`}>
           <House aria-hidden="true" className="size-4" />
           Back to Home
         </Link>

@@ -45,7 +45,7 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
           ))}
           <li>
             <Link to={paths.solutions.getHref()} onClick={onNavigate} className={linkClass}>
-              Solutions
+              Explore all solutions
             </Link>
           </li>
         </ul>
