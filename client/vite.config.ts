@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
@@ -39,8 +40,31 @@ function previewRuntimeConfig(): Plugin {
   };
 }
 
+/**
+ * Writes `.br` and `.gz` next to each built script and stylesheet so the server can send
+ * them precompressed (tower-http ServeDir precompressed_br / precompressed_gzip).
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: 'talent-suite:precompress-assets',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const outDir = options.dir;
+      if (!outDir) return;
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|svg|json)$/.test(fileName)) continue;
+        const file = path.join(outDir, fileName);
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), previewRuntimeConfig()],
+  plugins: [react(), tailwindcss(), previewRuntimeConfig(), precompressAssets()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: {
     proxy: { '/api': { target: API_TARGET, changeOrigin: true } },

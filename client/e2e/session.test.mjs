@@ -1,0 +1,106 @@
+// The header's session states against the real server: Loading while /api/auth/verify is in
+// flight, the signed-in avatar menu for a real account (registered and verified through the
+// REST API and the dev mailbox), and logout. Needs the server: skipped under E2E_PREVIEW=1.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startApp } from './support/app-server.mjs';
+import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+
+const preview = process.env.E2E_PREVIEW === '1';
+let app;
+let browser;
+
+before(async () => {
+  if (preview) return;
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function api(path, body) {
+  const response = await fetch(`${app.baseURL}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Registers and verifies an account the way the site will, and returns its token. */
+async function signedUpUser({ name, email, role }) {
+  const registered = await api('/auth/register', { name, email, countryCode: '+91', phone: '+919876543210', password: 'secret123', role });
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  assert.equal((await api('/auth/send-otp-email', { email })).status, 200);
+  let code;
+  for (let attempt = 0; attempt < 40 && !code; attempt += 1) {
+    const html = await (await fetch(`${app.baseURL}/dev/mailbox`)).text();
+    const match = html.match(new RegExp(`verification code: (\\d{4,8})</h2><p class="meta">To ${email.replace('.', '\\.')}`));
+    code = match?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.ok(code, 'the verification code reached the dev mailbox');
+  const verified = await api('/auth/verify-otp-email', { email, otp: code });
+  assert.equal(verified.status, 200, JSON.stringify(verified.body));
+  return verified.body.data.token;
+}
+
+const desktopHeader = (page) => page.locator('header > div').first();
+
+describe('header session states (real server)', { skip: preview && 'needs the real server' }, () => {
+  test('shows Loading while the session check is in flight, then Sign In', async () => {
+    await withPage(browser, app.baseURL, 'session loading', async (page) => {
+      let release;
+      const held = new Promise((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/auth/verify', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/');
+      const status = desktopHeader(page).getByRole('status');
+      await status.waitFor();
+      assert.equal((await status.innerText()).trim(), 'Loading');
+      release();
+      await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
+    });
+  });
+
+  test('signed in: avatar menu with name, email, dashboard by role, profile; logout goes to /login', async () => {
+    const token = await signedUpUser({ name: 'Asha Rao', email: 'asha.e2e@example.com', role: 'hire' });
+    await withPage(browser, app.baseURL, 'session signed in', async (page) => {
+      await page.addInitScript((value) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('token', value);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, token);
+      await page.goto('/');
+      const trigger = desktopHeader(page).getByRole('button', { name: 'Account menu for Asha Rao' });
+      await trigger.waitFor();
+      assert.match(await trigger.innerText(), /A\s*Asha Rao/);
+      await trigger.click();
+      const panel = page.locator(`[id="${await trigger.getAttribute('aria-controls')}"]`);
+      assert.ok(await panel.getByText('asha.e2e@example.com').isVisible());
+      const dashboard = panel.getByRole('link', { name: /Dashboard/ });
+      assert.equal(await dashboard.getAttribute('href'), app.platformUrls.hire);
+      assert.equal(await dashboard.getAttribute('target'), '_blank');
+      assert.equal(await panel.getByRole('link', { name: 'Profile' }).getAttribute('href'), '/profile');
+      assert.deepEqual(await seriousA11yViolations(page), []);
+
+      await panel.getByRole('button', { name: 'Logout' }).click();
+      await page.getByText('Logged out successfully').waitFor();
+      await page.waitForURL('**/login');
+      await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
+      assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+
+      // The server revoked the session: the old token no longer verifies.
+      const verify = await fetch(`${app.baseURL}/api/auth/verify`, { headers: { Authorization: `Bearer ${token}` } });
+      assert.equal(verify.status, 401);
+    });
+  });
+});
