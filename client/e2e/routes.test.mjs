@@ -86,6 +86,20 @@ describe('routes', () => {
     });
   });
 
+  test('a page whose runtime configuration lacks a required value shows only the missing name', async () => {
+    await withPage(browser, app.baseURL, 'missing config', async (page) => {
+      await page.route('**/about', async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace(/"VITE_APP_NAME":"[^"]*",?/, '');
+        await route.fulfill({ response, body: html });
+      });
+      await page.goto('/about');
+      await page.waitForFunction(() => document.getElementById('root')?.textContent !== '');
+      assert.equal(await page.locator('#root').innerText(), 'Missing required environment variable: VITE_APP_NAME');
+      assert.equal(await page.locator('#root *').count(), 0);
+    });
+  });
+
   test('the short platform links /hire, /campus and /career lead to the platform pages', async () => {
     await withPage(browser, app.baseURL, 'platform shortcuts', async (page) => {
       for (const id of ['hire', 'campus', 'career']) {

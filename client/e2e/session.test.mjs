@@ -94,6 +94,7 @@ describe('header session states (real server)', { skip: preview && 'needs the re
 
       await panel.getByRole('button', { name: 'Logout' }).click();
       await page.getByText('Logged out successfully').waitFor();
+      assert.equal(await page.locator('.Toastify__toast-container--top-right').count(), 1, 'toasts sit top-right');
       await page.waitForURL('**/login');
       await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
       assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
