@@ -1,0 +1,52 @@
+# Talent Suite: `make run` starts the whole product, `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# The tests create and drop their own databases here (trust auth, as on the dev machines).
+TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+export TEST_POSTGRES_URL
+
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust test-client e2e schema bench
+
+help:
+	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
+	@echo "make test    every test: format, lint, Rust on SQLite and PostgreSQL, client unit, browser end to end"
+	@echo "make schema  re-export schema.graphql after changing the GraphQL schema"
+
+client-deps:
+	@if [ ! -d client/node_modules ] || [ client/package-lock.json -nt client/node_modules/.package-lock.json ]; then \
+		npm --prefix client ci --no-audit --no-fund --loglevel=error; fi
+
+build-client: client-deps
+	npm --prefix client run build
+
+## The product: server + built site, SQLite in data/, mail kept for http://localhost:8080/dev/mailbox.
+run: build-client
+	cargo run -p api -- serve
+
+run-release: build-client
+	cargo run --release -p api -- serve
+
+test: test-deps lint test-rust test-client e2e
+	@echo "make test: every suite passed"
+
+test-deps:
+	./scripts/test-deps.sh
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --all-targets -- -D warnings
+	npm --prefix client run typecheck
+
+test-rust:
+	cargo test --workspace
+
+test-client:
+	npm --prefix client test
+
+e2e: build-client
+	cargo build -p api
+	npm --prefix client run e2e
+
+schema:
+	cargo run -q -p api -- export-schema --out schema.graphql

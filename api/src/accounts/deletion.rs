@@ -1,0 +1,33 @@
+//! Account deletion: by the person themself or by an admin.
+
+use entity::users;
+use sea_orm::EntityTrait;
+use uuid::Uuid;
+
+use super::sessions::Viewer;
+use crate::{
+    error::{Error, Result},
+    state::AppState,
+};
+
+pub const USER_NOT_FOUND: &str = "User not found";
+pub const NOT_YOURS: &str = "You can only delete your own account";
+
+/// Deletes the account `id`. Its sessions, codes and reset tokens go with it (the database
+/// cascades); its news stays, with no author.
+///
+/// # Errors
+/// 404 for an unknown or malformed id; 403 when the viewer is neither the owner nor an admin.
+pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+    let not_found = || Error::NotFound(USER_NOT_FOUND.to_owned());
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    if viewer.user.id != id && !viewer.is_admin() {
+        return Err(Error::Forbidden(NOT_YOURS.to_owned()));
+    }
+    let deleted = users::Entity::delete_by_id(id).exec(&state.db).await?;
+    if deleted.rows_affected == 0 {
+        return Err(not_found());
+    }
+    tracing::info!(user_id = %id, by = %viewer.user.id, "account deleted");
+    Ok(())
+}

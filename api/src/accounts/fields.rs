@@ -1,0 +1,351 @@
+//! Typed account fields. Each constructor enforces SPEC.md section 5 and returns its exact text.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+pub const MAX_NAME: usize = 100;
+pub const MAX_BIO: usize = 1000;
+pub const MAX_STRING: usize = 255;
+/// Argon2 has no limit of its own; a bound keeps a megabyte password from costing CPU.
+pub const MAX_PASSWORD: usize = 128;
+
+static EMAIL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[^\s@]+@[^\s@]+\.[^\s@]+$").expect("valid regex"));
+static COUNTRY_CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\+\d{1,3}$").expect("valid regex"));
+static PHONE_DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{6,14}$").expect("valid regex"));
+
+fn present(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// A well-formed email address, lowercased: the identity of an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    /// # Errors
+    /// 'Email is required' or 'Invalid email format'.
+    pub fn parse(value: Option<&str>) -> Result<Self, String> {
+        let value = present(value).ok_or("Email is required")?;
+        if value.len() > MAX_STRING || !EMAIL.is_match(value) {
+            return Err("Invalid email format".to_owned());
+        }
+        Ok(Self(value.to_lowercase()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The self-selectable roles, and the admin role that only the CLI grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Career,
+    Campus,
+    Hire,
+    Admin,
+}
+
+impl Role {
+    /// A role a person may pick for themself at registration.
+    ///
+    /// # Errors
+    /// When the value is missing or not career, campus or hire.
+    pub fn parse_selectable(value: Option<&str>) -> Result<Self, String> {
+        match present(value).map(str::to_lowercase).as_deref() {
+            Some("career") => Ok(Self::Career),
+            Some("campus") => Ok(Self::Campus),
+            Some("hire") => Ok(Self::Hire),
+            None => Err("Role is required".to_owned()),
+            Some(_) => Err("Role must be career, campus or hire".to_owned()),
+        }
+    }
+
+    pub fn from_stored(value: &str) -> Self {
+        match value {
+            "campus" => Self::Campus,
+            "hire" => Self::Hire,
+            "admin" => Self::Admin,
+            _ => Self::Career,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Career => "career",
+            Self::Campus => "campus",
+            Self::Hire => "hire",
+            Self::Admin => "admin",
+        }
+    }
+
+    /// The label of the name field for this role, as the register screen shows it.
+    pub fn name_label(self) -> &'static str {
+        match self {
+            Self::Campus => "Institute Name",
+            Self::Hire => "Organization Name",
+            Self::Career | Self::Admin => "Full Name",
+        }
+    }
+}
+
+/// A person's or organisation's display name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name(String);
+
+impl Name {
+    /// # Errors
+    /// '{label} is required', or too long.
+    pub fn parse(value: Option<&str>, label: &str) -> Result<Self, String> {
+        let value = present(value).ok_or_else(|| format!("{label} is required"))?;
+        if value.chars().count() > MAX_NAME {
+            return Err(format!("{label} must be at most {MAX_NAME} characters"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// A country calling code such as `+91`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountryCode(String);
+
+impl CountryCode {
+    /// # Errors
+    /// 'Country code is required' or 'Invalid code (e.g., +91)'.
+    pub fn parse(value: Option<&str>) -> Result<Self, String> {
+        let value = present(value).ok_or("Country code is required")?;
+        if !COUNTRY_CODE.is_match(value) {
+            return Err("Invalid code (e.g., +91)".to_owned());
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A phone number: the country code joined with 6 to 14 digits, e.g. `+919876543210`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phone(String);
+
+impl Phone {
+    /// Accepts the digits alone or already joined with `code` (the site sends them joined).
+    ///
+    /// # Errors
+    /// 'Phone number is required' or 'Enter 6-14 digits'.
+    pub fn parse(value: Option<&str>, code: Option<&CountryCode>) -> Result<Self, String> {
+        let value = present(value).ok_or("Phone number is required")?;
+        let digits = match (value.strip_prefix('+'), code) {
+            (None, _) => value,
+            (Some(_), Some(code)) => value.strip_prefix(code.as_str()).unwrap_or(value),
+            (Some(_), None) => value,
+        };
+        if !PHONE_DIGITS.is_match(digits) {
+            return Err("Enter 6-14 digits".to_owned());
+        }
+        let joined = code.map_or_else(|| digits.to_owned(), |c| format!("{}{digits}", c.as_str()));
+        Ok(Self(joined))
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// A password as registration and sign-in accept it (at least 6 characters).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(<redacted>)")
+    }
+}
+
+impl Password {
+    /// The registration rule.
+    ///
+    /// # Errors
+    /// 'Password is required' or 'Minimum 6 characters'.
+    pub fn parse_new(value: Option<&str>) -> Result<Self, String> {
+        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
+        let len = value.chars().count();
+        if len < 6 {
+            return Err("Minimum 6 characters".to_owned());
+        }
+        if len > MAX_PASSWORD {
+            return Err(format!("Maximum {MAX_PASSWORD} characters"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    /// The reset rule: 6+ characters from letters, digits and @$!%*?&, with a letter and a digit.
+    ///
+    /// # Errors
+    /// 'Password is required' or 'Must contain at least 6 chars, 1 letter & 1 number'.
+    pub fn parse_reset(value: Option<&str>) -> Result<Self, String> {
+        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
+        let allowed = value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "@$!%*?&".contains(c));
+        let has_letter = value.chars().any(|c| c.is_ascii_alphabetic());
+        let has_digit = value.chars().any(|c| c.is_ascii_digit());
+        if value.len() < 6 || value.len() > MAX_PASSWORD || !allowed || !has_letter || !has_digit {
+            return Err("Must contain at least 6 chars, 1 letter & 1 number".to_owned());
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    /// At sign-in only presence is checked: the hash decides the rest.
+    ///
+    /// # Errors
+    /// 'Password is required'.
+    pub fn parse_existing(value: Option<&str>) -> Result<Self, String> {
+        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
+        Ok(Self(value.chars().take(MAX_PASSWORD + 1).collect()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An email code as typed: at least 4 characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtpInput(String);
+
+impl OtpInput {
+    /// # Errors
+    /// 'OTP is required' or 'OTP must be at least 4 digits'.
+    pub fn parse(value: Option<&str>) -> Result<Self, String> {
+        let value = present(value).ok_or("OTP is required")?;
+        if value.chars().count() < 4 {
+            return Err("OTP must be at least 4 digits".to_owned());
+        }
+        Ok(Self(value.chars().take(32).collect()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_required_well_formed_and_lowercased() {
+        assert_eq!(Email::parse(None).unwrap_err(), "Email is required");
+        assert_eq!(Email::parse(Some("  ")).unwrap_err(), "Email is required");
+        assert_eq!(Email::parse(Some("a@b")).unwrap_err(), "Invalid email format");
+        assert_eq!(
+            Email::parse(Some("a b@c.io")).unwrap_err(),
+            "Invalid email format"
+        );
+        assert_eq!(
+            Email::parse(Some(" Ann@Example.COM ")).unwrap().as_str(),
+            "ann@example.com"
+        );
+    }
+
+    #[test]
+    fn the_name_error_uses_the_label_of_the_role() {
+        for (role, text) in [
+            (Role::Career, "Full Name is required"),
+            (Role::Campus, "Institute Name is required"),
+            (Role::Hire, "Organization Name is required"),
+        ] {
+            assert_eq!(Name::parse(Some(""), role.name_label()).unwrap_err(), text);
+        }
+        assert!(Name::parse(Some(&"x".repeat(101)), "Full Name").is_err());
+    }
+
+    #[test]
+    fn country_codes_are_a_plus_and_one_to_three_digits() {
+        assert_eq!(CountryCode::parse(None).unwrap_err(), "Country code is required");
+        for bad in ["91", "+", "+1234", "+9a"] {
+            assert_eq!(
+                CountryCode::parse(Some(bad)).unwrap_err(),
+                "Invalid code (e.g., +91)"
+            );
+        }
+        assert!(CountryCode::parse(Some("+91")).is_ok());
+    }
+
+    #[test]
+    fn phones_are_six_to_fourteen_digits_joined_with_the_code() {
+        let code = CountryCode::parse(Some("+91")).unwrap();
+        assert_eq!(
+            Phone::parse(None, Some(&code)).unwrap_err(),
+            "Phone number is required"
+        );
+        assert_eq!(
+            Phone::parse(Some("12345"), Some(&code)).unwrap_err(),
+            "Enter 6-14 digits"
+        );
+        assert_eq!(
+            Phone::parse(Some("123456789012345"), Some(&code)).unwrap_err(),
+            "Enter 6-14 digits"
+        );
+        assert_eq!(
+            Phone::parse(Some("98765-43210"), Some(&code)).unwrap_err(),
+            "Enter 6-14 digits"
+        );
+        assert_eq!(
+            Phone::parse(Some("9876543210"), Some(&code))
+                .unwrap()
+                .into_inner(),
+            "+919876543210"
+        );
+        assert_eq!(
+            Phone::parse(Some("+919876543210"), Some(&code))
+                .unwrap()
+                .into_inner(),
+            "+919876543210"
+        );
+    }
+
+    #[test]
+    fn registration_passwords_need_six_characters() {
+        assert_eq!(Password::parse_new(None).unwrap_err(), "Password is required");
+        assert_eq!(
+            Password::parse_new(Some("12345")).unwrap_err(),
+            "Minimum 6 characters"
+        );
+        assert!(Password::parse_new(Some("123456")).is_ok());
+    }
+
+    #[test]
+    fn reset_passwords_need_a_letter_a_digit_and_allowed_symbols() {
+        let rule = "Must contain at least 6 chars, 1 letter & 1 number";
+        for bad in ["abcdef", "123456", "ab1", "abc 123", "abc123#"] {
+            assert_eq!(Password::parse_reset(Some(bad)).unwrap_err(), rule, "{bad}");
+        }
+        assert!(Password::parse_reset(Some("abc12@")).is_ok());
+    }
+
+    #[test]
+    fn codes_need_four_characters() {
+        assert_eq!(OtpInput::parse(Some("")).unwrap_err(), "OTP is required");
+        assert_eq!(
+            OtpInput::parse(Some("123")).unwrap_err(),
+            "OTP must be at least 4 digits"
+        );
+        assert!(OtpInput::parse(Some("1234")).is_ok());
+    }
+
+    #[test]
+    fn only_three_roles_can_be_picked() {
+        assert_eq!(Role::parse_selectable(Some("HIRE")).unwrap(), Role::Hire);
+        assert!(Role::parse_selectable(Some("admin")).is_err());
+        assert!(Role::parse_selectable(None).is_err());
+    }
+}

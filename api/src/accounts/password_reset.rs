@@ -1,0 +1,139 @@
+//! Forgot password (a mailed, single-use link) and reset (which ends every session).
+
+use chrono::{Duration, Utc};
+use entity::{password_reset_tokens, users};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
+};
+use uuid::Uuid;
+
+use super::{
+    fields::{Email, Password},
+    find_by_email, sessions, tokens,
+};
+use crate::{
+    error::{Error, Result},
+    mail, rate_limit,
+    state::AppState,
+};
+
+pub const RESET_TTL: Duration = Duration::minutes(30);
+pub const REQUEST_WINDOW: Duration = Duration::minutes(15);
+pub const MAX_REQUESTS: i32 = 5;
+pub const LINK_SENT: &str = "If an account exists for this email, a reset link has been sent.";
+pub const LINK_INVALID: &str = "Reset link is invalid";
+pub const LINK_EXPIRED: &str = "Reset link has expired";
+pub const TOO_MANY_REQUESTS: &str = "Too many reset requests for this email. Please try again later.";
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "ForgotPasswordInput")]
+pub struct ForgotForm {
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "ResetPasswordInput")]
+pub struct ResetForm {
+    pub password: Option<String>,
+}
+
+/// Mails a reset link when the account exists; answers the same either way.
+///
+/// # Errors
+/// Field errors; 429 past five requests for one email in fifteen minutes.
+pub async fn forgot(state: &AppState, form: ForgotForm) -> Result<()> {
+    let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
+    let key = format!("forgot:{}", state.keys.keyed_hash(&[email.as_str()]));
+    rate_limit::hit(&state.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
+
+    let Some(user) = find_by_email(&state.db, &email).await? else {
+        return Ok(());
+    };
+    if user.status == "suspended" {
+        return Ok(());
+    }
+    let token = tokens::random_token();
+    let now = Utc::now();
+    let link = format!("{}/reset-password/{token}", state.config.platforms.main);
+    let message = mail::password_reset(
+        &state.config.app_name,
+        &user.email,
+        &user.name,
+        &link,
+        RESET_TTL.num_minutes(),
+    );
+    let txn = state.db.begin().await?;
+    password_reset_tokens::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        user_id: Set(user.id),
+        token_hash: Set(tokens::sha256_hex(&token)),
+        created_at: Set(now),
+        expires_at: Set(now + RESET_TTL),
+        used_at: Set(None),
+    }
+    .insert(&txn)
+    .await?;
+    mail::enqueue(&txn, message).await?;
+    txn.commit().await?;
+    state.mail_ready.notify_one();
+    Ok(())
+}
+
+/// Sets a new password with a link's token, once. Every session of the account ends, and
+/// the email counts as verified, since the link proved the person reads it.
+///
+/// # Errors
+/// The reset password rule; 400 'Reset link is invalid'; 410 'Reset link has expired'.
+pub async fn reset(state: &AppState, token: &str, form: ResetForm) -> Result<()> {
+    let password =
+        Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
+    let invalid = || Error::BadRequest(LINK_INVALID.to_owned());
+    if token.is_empty() || token.len() > 256 {
+        return Err(invalid());
+    }
+    let row = password_reset_tokens::Entity::find()
+        .filter(password_reset_tokens::Column::TokenHash.eq(tokens::sha256_hex(token)))
+        .one(&state.db)
+        .await?
+        .ok_or_else(invalid)?;
+    if row.used_at.is_some() {
+        return Err(invalid());
+    }
+    let now = Utc::now();
+    if row.expires_at <= now {
+        return Err(Error::Expired(LINK_EXPIRED.to_owned()));
+    }
+    let user = users::Entity::find_by_id(row.user_id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(invalid)?;
+    let password_hash = state.passwords.hash(&password).await?;
+
+    let txn = state.db.begin().await?;
+    let used = password_reset_tokens::Entity::update_many()
+        .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(now)))
+        .filter(password_reset_tokens::Column::Id.eq(row.id))
+        .filter(password_reset_tokens::Column::UsedAt.is_null())
+        .exec(&txn)
+        .await?;
+    if used.rows_affected == 0 {
+        return Err(invalid());
+    }
+    let status = if user.status == "pending" {
+        "active".to_owned()
+    } else {
+        user.status.clone()
+    };
+    let mut active: users::ActiveModel = user.into();
+    active.password_hash = Set(Some(password_hash));
+    active.email_verified = Set(true);
+    active.status = Set(status);
+    active.failed_logins = Set(0);
+    active.locked_until = Set(None);
+    active.updated_at = Set(now);
+    let user = active.update(&txn).await?;
+    sessions::end_all(&txn, user.id).await?;
+    txn.commit().await?;
+    tracing::info!(user_id = %user.id, "password reset; every session ended");
+    Ok(())
+}

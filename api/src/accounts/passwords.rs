@@ -1,0 +1,105 @@
+//! Argon2id hashing on a bounded pool of blocking threads, so a burst of sign-ins cannot
+//! stall the reactor or exhaust memory (each hash takes 19 MiB).
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use argon2::{
+    Algorithm, Argon2, Params, PasswordHash, PasswordVerifier, Version,
+    password_hash::{PasswordHasher as _, SaltString, rand_core::OsRng},
+};
+use tokio::sync::{OnceCell, Semaphore};
+
+use super::fields::Password;
+use crate::error::{Error, Result};
+
+#[derive(Clone)]
+pub struct PasswordHasher {
+    permits: Arc<Semaphore>,
+    /// Hash checked when there is no account, so a wrong email costs what a wrong password does.
+    dummy: Arc<OnceCell<String>>,
+}
+
+impl Default for PasswordHasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn argon2() -> Argon2<'static> {
+    // OWASP's recommended Argon2id parameters: 19 MiB, 2 iterations, 1 lane.
+    let params = Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+impl PasswordHasher {
+    pub fn new() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        Self {
+            permits: Arc::new(Semaphore::new(cores.max(1))),
+            dummy: Arc::new(OnceCell::new()),
+        }
+    }
+
+    /// # Errors
+    /// Only on an internal failure of the hasher.
+    pub async fn hash(&self, password: &Password) -> Result<String> {
+        let password = password.expose().to_owned();
+        self.run(move || {
+            let salt = SaltString::generate(&mut OsRng);
+            argon2()
+                .hash_password(password.as_bytes(), &salt)
+                .map(|hash| hash.to_string())
+                .map_err(|e| anyhow::anyhow!("argon2 hash failed: {e}"))
+        })
+        .await
+    }
+
+    /// Checks `password` against `hash`; with no hash it still spends the same time, then fails.
+    ///
+    /// # Errors
+    /// Only on an internal failure of the hasher.
+    pub async fn verify(&self, password: &Password, hash: Option<&str>) -> Result<bool> {
+        let (hash, real) = match hash {
+            Some(hash) => (hash.to_owned(), true),
+            None => (self.dummy_hash().await?, false),
+        };
+        let password = password.expose().to_owned();
+        let matches = self
+            .run(move || {
+                let parsed =
+                    PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
+                Ok(argon2().verify_password(password.as_bytes(), &parsed).is_ok())
+            })
+            .await?;
+        Ok(real && matches)
+    }
+
+    async fn dummy_hash(&self) -> Result<String> {
+        self.dummy
+            .get_or_try_init(|| async {
+                let filler = Password::parse_new(Some("not-a-real-password"))
+                    .map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
+                self.hash(&filler).await
+            })
+            .await
+            .cloned()
+    }
+
+    async fn run<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .context("password pool closed")
+            .map_err(Error::internal)?;
+        tokio::task::spawn_blocking(job)
+            .await
+            .context("password task panicked")
+            .map_err(Error::internal)?
+            .map_err(Error::internal)
+    }
+}

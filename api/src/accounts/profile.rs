@@ -1,0 +1,203 @@
+//! Profile update: every field of the user but email, role and status.
+
+use async_graphql::MaybeUndefined;
+use chrono::{Datelike, NaiveDate, Utc};
+use entity::users;
+use sea_orm::{ActiveModelTrait, Set};
+
+use super::{
+    fields::{CountryCode, MAX_BIO, MAX_STRING, Name, Phone},
+    sessions::Viewer,
+};
+use crate::error::{FieldErrors, Result};
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "SocialInput")]
+pub struct SocialForm {
+    pub github: MaybeUndefined<String>,
+    pub linkedin: MaybeUndefined<String>,
+    pub instagram: MaybeUndefined<String>,
+    pub twitter: MaybeUndefined<String>,
+    pub facebook: MaybeUndefined<String>,
+}
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "AddressInput")]
+pub struct AddressForm {
+    pub street: MaybeUndefined<String>,
+    pub city: MaybeUndefined<String>,
+    pub state: MaybeUndefined<String>,
+    pub zip: MaybeUndefined<String>,
+    pub country: MaybeUndefined<String>,
+}
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "NotificationsInput")]
+pub struct NotificationsForm {
+    pub email: Option<bool>,
+    pub sms: Option<bool>,
+    pub push: Option<bool>,
+}
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "PreferencesInput")]
+pub struct PreferencesForm {
+    pub notifications: Option<NotificationsForm>,
+    /// light or dark.
+    pub theme: Option<String>,
+}
+
+/// A partial update: a field left out stays as it is; `null` clears an optional field.
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "UpdateProfileInput")]
+pub struct ProfileForm {
+    pub name: Option<String>,
+    pub country_code: Option<String>,
+    pub phone: Option<String>,
+    pub bio: MaybeUndefined<String>,
+    /// An http(s) URL.
+    pub website: MaybeUndefined<String>,
+    /// A past date, `YYYY-MM-DD`.
+    pub born: MaybeUndefined<String>,
+    pub social: Option<SocialForm>,
+    pub address: Option<AddressForm>,
+    pub preferences: Option<PreferencesForm>,
+}
+
+/// Applies `form` to the viewer's account and returns the account as saved.
+///
+/// # Errors
+/// Field errors for every invalid field at once, keyed by JSON path (`social.github`).
+pub async fn update(
+    db: &impl sea_orm::ConnectionTrait,
+    viewer: Viewer,
+    form: ProfileForm,
+) -> Result<users::Model> {
+    let mut errors = FieldErrors::new();
+    let user = viewer.user;
+    let mut row: users::ActiveModel = user.clone().into();
+
+    if let Some(name) = form.name.as_deref()
+        && let Some(name) = errors.check("name", Name::parse(Some(name), "Name"))
+    {
+        row.name = Set(name.into_inner());
+    }
+    if form.country_code.is_some() || form.phone.is_some() {
+        let code_text = form.country_code.as_deref().unwrap_or(&user.country_code);
+        let code = errors.check("countryCode", CountryCode::parse(Some(code_text)));
+        let phone_text = form.phone.clone().unwrap_or_else(|| user.phone.clone());
+        // A stored phone carries the old code; take its digits when only the code changes.
+        let phone_text = if form.phone.is_none() {
+            phone_text
+                .trim_start_matches(user.country_code.as_str())
+                .to_owned()
+        } else {
+            phone_text
+        };
+        if let Some(code) = code
+            && let Some(phone) = errors.check("phone", Phone::parse(Some(&phone_text), Some(&code)))
+        {
+            row.country_code = Set(code.as_str().to_owned());
+            row.phone = Set(phone.into_inner());
+        }
+    }
+    if let Some(bio) = text(&mut errors, "bio", form.bio, MAX_BIO) {
+        row.bio = Set(bio);
+    }
+    if let Some(website) = text(&mut errors, "website", form.website, MAX_STRING) {
+        if website.as_deref().is_some_and(|w| !is_web_url(w)) {
+            errors.add("website", "Website must be a valid http(s) URL");
+        } else {
+            row.website = Set(website);
+        }
+    }
+    match form.born {
+        MaybeUndefined::Undefined => {}
+        MaybeUndefined::Null => row.born = Set(None),
+        MaybeUndefined::Value(born) if born.trim().is_empty() => row.born = Set(None),
+        MaybeUndefined::Value(born) => match NaiveDate::parse_from_str(born.trim(), "%Y-%m-%d") {
+            Ok(date) if date < Utc::now().date_naive() && date.year_ce().1 >= 1900 => {
+                row.born = Set(Some(date))
+            }
+            Ok(_) => errors.add("born", "Date of birth must be a date in the past"),
+            Err(_) => errors.add("born", "Date of birth must be a date in the format YYYY-MM-DD"),
+        },
+    }
+    if let Some(social) = form.social {
+        let fields = [
+            ("social.github", social.github, &mut row.social_github),
+            ("social.linkedin", social.linkedin, &mut row.social_linkedin),
+            ("social.instagram", social.instagram, &mut row.social_instagram),
+            ("social.twitter", social.twitter, &mut row.social_twitter),
+            ("social.facebook", social.facebook, &mut row.social_facebook),
+        ];
+        for (field, value, column) in fields {
+            if let Some(value) = text(&mut errors, field, value, MAX_STRING) {
+                *column = Set(value);
+            }
+        }
+    }
+    if let Some(address) = form.address {
+        let fields = [
+            ("address.street", address.street, &mut row.address_street),
+            ("address.city", address.city, &mut row.address_city),
+            ("address.state", address.state, &mut row.address_state),
+            ("address.zip", address.zip, &mut row.address_zip),
+            ("address.country", address.country, &mut row.address_country),
+        ];
+        for (field, value, column) in fields {
+            if let Some(value) = text(&mut errors, field, value, MAX_STRING) {
+                *column = Set(value);
+            }
+        }
+    }
+    if let Some(preferences) = form.preferences {
+        if let Some(notifications) = preferences.notifications {
+            if let Some(email) = notifications.email {
+                row.notify_email = Set(email);
+            }
+            if let Some(sms) = notifications.sms {
+                row.notify_sms = Set(sms);
+            }
+            if let Some(push) = notifications.push {
+                row.notify_push = Set(push);
+            }
+        }
+        match preferences.theme.as_deref().map(str::trim) {
+            None => {}
+            Some(theme @ ("light" | "dark")) => row.theme = Set(theme.to_owned()),
+            Some(_) => errors.add("preferences.theme", "Theme must be light or dark"),
+        }
+    }
+    errors.into_result()?;
+    row.updated_at = Set(Utc::now());
+    Ok(row.update(db).await?)
+}
+
+/// An optional text field: `Some(new value)` when it changes, recording a length error.
+fn text(
+    errors: &mut FieldErrors,
+    field: &str,
+    value: MaybeUndefined<String>,
+    max: usize,
+) -> Option<Option<String>> {
+    match value {
+        MaybeUndefined::Undefined => None,
+        MaybeUndefined::Null => Some(None),
+        MaybeUndefined::Value(v) => {
+            let v = v.trim();
+            if v.chars().count() > max {
+                errors.add(field, format!("Must be at most {max} characters"));
+                None
+            } else if v.is_empty() {
+                Some(None)
+            } else {
+                Some(Some(v.to_owned()))
+            }
+        }
+    }
+}
+
+fn is_web_url(value: &str) -> bool {
+    url::Url::parse(value).is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
+}

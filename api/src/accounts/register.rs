@@ -1,0 +1,99 @@
+//! `register`: a new account, pending until its email is verified.
+
+use chrono::Utc;
+use entity::users;
+use sea_orm::{ActiveModelTrait, Set};
+use uuid::Uuid;
+
+use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
+use crate::{
+    error::{Error, FieldErrors, Result, is_unique_violation},
+    state::AppState,
+};
+
+pub const EMAIL_TAKEN: &str = "An account with this email already exists";
+
+/// What the register screen sends, unchecked.
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "RegisterInput")]
+pub struct RegisterForm {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub country_code: Option<String>,
+    /// The country code joined with the digits, or the digits alone.
+    pub phone: Option<String>,
+    pub password: Option<String>,
+    /// career, campus or hire.
+    pub role: Option<String>,
+}
+
+/// Creates the account with status `pending`. It mails nothing: the site asks for a code next.
+///
+/// # Errors
+/// Field errors with SPEC.md's texts; 409 when the email is taken (the unique index decides,
+/// so two simultaneous registrations give one account and one conflict).
+pub async fn register(state: &AppState, form: RegisterForm) -> Result<users::Model> {
+    let mut errors = FieldErrors::new();
+    let role = Role::parse_selectable(form.role.as_deref());
+    let label = role
+        .as_ref()
+        .map_or(Role::Career.name_label(), |r| r.name_label());
+    let name = errors.check("name", Name::parse(form.name.as_deref(), label));
+    let email = errors.check("email", Email::parse(form.email.as_deref()));
+    let code = errors.check("countryCode", CountryCode::parse(form.country_code.as_deref()));
+    let phone = errors.check("phone", Phone::parse(form.phone.as_deref(), code.as_ref()));
+    let password = errors.check("password", Password::parse_new(form.password.as_deref()));
+    let role = errors.check("role", role);
+    let (Some(name), Some(email), Some(code), Some(phone), Some(password), Some(role)) =
+        (name, email, code, phone, password, role)
+    else {
+        return Err(Error::Validation(errors));
+    };
+
+    let password_hash = state.passwords.hash(&password).await?;
+    let now = Utc::now();
+    let user = users::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        name: Set(name.into_inner()),
+        email: Set(email.as_str().to_owned()),
+        country_code: Set(code.as_str().to_owned()),
+        phone: Set(phone.into_inner()),
+        password_hash: Set(Some(password_hash)),
+        role: Set(role.as_str().to_owned()),
+        status: Set("pending".to_owned()),
+        email_verified: Set(false),
+        two_factor_enabled: Set(false),
+        google_sub: Set(None),
+        bio: Set(None),
+        website: Set(None),
+        born: Set(None),
+        social_github: Set(None),
+        social_linkedin: Set(None),
+        social_instagram: Set(None),
+        social_twitter: Set(None),
+        social_facebook: Set(None),
+        address_street: Set(None),
+        address_city: Set(None),
+        address_state: Set(None),
+        address_zip: Set(None),
+        address_country: Set(None),
+        notify_email: Set(true),
+        notify_sms: Set(false),
+        notify_push: Set(true),
+        theme: Set("dark".to_owned()),
+        failed_logins: Set(0),
+        locked_until: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    };
+    match user.insert(&state.db).await {
+        Ok(user) => {
+            tracing::info!(user_id = %user.id, role = %user.role, "account registered");
+            Ok(user)
+        }
+        Err(err) if is_unique_violation(&err, "users_email_key", "users.email") => {
+            Err(Error::Conflict(EMAIL_TAKEN.to_owned()))
+        }
+        Err(err) => Err(err.into()),
+    }
+}

@@ -1,0 +1,118 @@
+//! The application: built once, bound to a port (0 in tests), run until stopped.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+
+use crate::{config::Config, db, graphql, http, mail::worker::Worker, state::AppState};
+
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    state: AppState,
+    mail_worker: Option<Worker>,
+}
+
+impl Application {
+    /// Connects, migrates and binds `config.bind_addr`.
+    ///
+    /// # Errors
+    /// When the database is unreachable, a migration fails, the port is taken or the mail
+    /// settings are malformed.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        let db = db::connect(config.database_url.expose()).await?;
+        db::migrate(&db).await?;
+        Self::build_with(config, db).await
+    }
+
+    /// Like [`Application::build`], on a connection the caller made and migrated.
+    ///
+    /// # Errors
+    /// When the port is taken or the mail settings are malformed.
+    pub async fn build_with(config: Config, db: sea_orm::DatabaseConnection) -> anyhow::Result<Self> {
+        let bind_addr = config.bind_addr;
+        let state = AppState::new(db, config);
+        let mail_worker = match &state.config.smtp_url {
+            Some(url) => Some(Worker::new(
+                state.db.clone(),
+                url.expose(),
+                &state.config.mail_from,
+                state.mail_ready.clone(),
+            )?),
+            None => None,
+        };
+        let schema = graphql::build(state.clone());
+        let router = http::router(state.clone(), schema);
+        let listener = TcpListener::bind(bind_addr)
+            .await
+            .with_context(|| format!("could not listen on {bind_addr}"))?;
+        Ok(Self {
+            listener,
+            router,
+            state,
+            mail_worker,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map_or(0, |a| a.port())
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` resolves, then drains requests and stops the mail worker.
+    ///
+    /// # Errors
+    /// When the server fails.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx)));
+        let addr = self.listener.local_addr()?;
+        tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
+        axum::serve(
+            self.listener,
+            self.router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
+        .context("server error")?;
+        let _ = stop_tx.send(true);
+        if let Some(worker) = worker {
+            let _ = worker.await;
+        }
+        Ok(())
+    }
+
+    /// Serves until Ctrl-C or SIGTERM.
+    ///
+    /// # Errors
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,324 @@
+//! Configuration: read from the environment once at start-up, validated, secrets redacted.
+
+use std::{fmt, net::SocketAddr, path::PathBuf};
+
+use url::Url;
+
+/// Which deployment this process is. Only `local` relaxes anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppEnv {
+    Local,
+    Development,
+    Staging,
+    Production,
+}
+
+impl AppEnv {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Local => "local",
+            Self::Development => "development",
+            Self::Staging => "staging",
+            Self::Production => "production",
+        }
+    }
+
+    pub fn is_local(self) -> bool {
+        self == Self::Local
+    }
+}
+
+/// A value that must never reach a log line or a response.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// The four sites of the suite. Each is an origin without a trailing slash.
+#[derive(Clone, Debug)]
+pub struct PlatformUrls {
+    pub main: String,
+    pub hire: String,
+    pub campus: String,
+    pub career: String,
+}
+
+impl PlatformUrls {
+    pub fn all(&self) -> [&str; 4] {
+        [&self.main, &self.hire, &self.campus, &self.career]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GoogleConfig {
+    /// Google sign-in is offered only when a client id is configured.
+    pub client_id: Option<String>,
+    pub client_secret: Option<Secret>,
+    pub issuer: String,
+    pub auth_url: String,
+    pub token_url: String,
+    pub jwks_url: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub env: AppEnv,
+    pub app_name: String,
+    pub database_url: Secret,
+    pub bind_addr: SocketAddr,
+    pub jwt_secret: Secret,
+    pub platforms: PlatformUrls,
+    pub cookie_domain: Option<String>,
+    /// `None` only under `APP_ENV=local`: mail then stays in the outbox for `/dev/mailbox`.
+    pub smtp_url: Option<Secret>,
+    pub mail_from: String,
+    pub google: GoogleConfig,
+    pub client_dist_dir: PathBuf,
+    /// `APP_DEBUG`: the specification's debug flag, handed to the site.
+    pub debug: bool,
+}
+
+/// Why the configuration was refused. The text is what the operator sees before exit.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("Missing required environment variable: {0}")]
+    Missing(&'static str),
+    #[error("Invalid value for environment variable {name}: {reason}")]
+    Invalid { name: &'static str, reason: String },
+}
+
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/app.db?mode=rwc";
+pub const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
+const MIN_PRODUCTION_SECRET_LEN: usize = 32;
+
+impl Config {
+    /// Reads the process environment (after `.env`, if the caller loaded one).
+    ///
+    /// # Errors
+    /// When a required value is missing or a value is malformed.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Builds the configuration from any source of variables; tests pass a map.
+    ///
+    /// # Errors
+    /// When a required value is missing or a value is malformed.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let required = |name: &'static str| get(name).ok_or(ConfigError::Missing(name));
+
+        let env = match required("APP_ENV")?.as_str() {
+            "local" => AppEnv::Local,
+            "development" => AppEnv::Development,
+            "staging" => AppEnv::Staging,
+            "production" => AppEnv::Production,
+            other => {
+                return Err(ConfigError::Invalid {
+                    name: "APP_ENV",
+                    reason: format!("'{other}' is not one of local, development, staging, production"),
+                });
+            }
+        };
+        let app_name = required("APP_NAME")?;
+        let jwt_secret = required("JWT_SECRET")?;
+        if env == AppEnv::Production && jwt_secret.len() < MIN_PRODUCTION_SECRET_LEN {
+            return Err(ConfigError::Invalid {
+                name: "JWT_SECRET",
+                reason: format!("must be at least {MIN_PRODUCTION_SECRET_LEN} characters in production"),
+            });
+        }
+        let platforms = PlatformUrls {
+            main: origin("MAIN_PLATFORM_URL", &required("MAIN_PLATFORM_URL")?)?,
+            hire: origin("HIRE_PLATFORM_URL", &required("HIRE_PLATFORM_URL")?)?,
+            campus: origin("CAMPUS_PLATFORM_URL", &required("CAMPUS_PLATFORM_URL")?)?,
+            career: origin("CAREER_PLATFORM_URL", &required("CAREER_PLATFORM_URL")?)?,
+        };
+        let smtp_url = match get("SMTP_URL") {
+            Some(url) => Some(Secret::new(url)),
+            None if env.is_local() => None,
+            None => return Err(ConfigError::Missing("SMTP_URL")),
+        };
+        let mail_from = match get("MAIL_FROM") {
+            Some(from) => from,
+            None if env.is_local() => format!("{app_name} <no-reply@localhost>"),
+            None => return Err(ConfigError::Missing("MAIL_FROM")),
+        };
+        let bind_addr = get("BIND_ADDR")
+            .unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned())
+            .parse()
+            .map_err(|_| ConfigError::Invalid {
+                name: "BIND_ADDR",
+                reason: "expected host:port, e.g. 127.0.0.1:8080".to_owned(),
+            })?;
+        let google = GoogleConfig {
+            client_id: get("GOOGLE_CLIENT_ID"),
+            client_secret: get("GOOGLE_CLIENT_SECRET").map(Secret::new),
+            issuer: get("GOOGLE_ISSUER").unwrap_or_else(|| "https://accounts.google.com".to_owned()),
+            auth_url: get("GOOGLE_AUTH_URL")
+                .unwrap_or_else(|| "https://accounts.google.com/o/oauth2/v2/auth".to_owned()),
+            token_url: get("GOOGLE_TOKEN_URL")
+                .unwrap_or_else(|| "https://oauth2.googleapis.com/token".to_owned()),
+            jwks_url: get("GOOGLE_JWKS_URL")
+                .unwrap_or_else(|| "https://www.googleapis.com/oauth2/v3/certs".to_owned()),
+        };
+        let debug = match get("APP_DEBUG").as_deref() {
+            None | Some("false" | "0") => false,
+            Some("true" | "1") => true,
+            Some(_) => {
+                return Err(ConfigError::Invalid {
+                    name: "APP_DEBUG",
+                    reason: "expected true or false".to_owned(),
+                });
+            }
+        };
+        Ok(Self {
+            env,
+            app_name,
+            database_url: Secret::new(get("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned())),
+            bind_addr,
+            jwt_secret: Secret::new(jwt_secret),
+            platforms,
+            cookie_domain: get("COOKIE_DOMAIN"),
+            smtp_url,
+            mail_from,
+            google,
+            client_dist_dir: get("CLIENT_DIST_DIR")
+                .map_or_else(|| PathBuf::from("client/dist"), PathBuf::from),
+            debug,
+        })
+    }
+}
+
+/// An http(s) URL reduced to its origin form, without a trailing slash.
+fn origin(name: &'static str, value: &str) -> Result<String, ConfigError> {
+    let invalid = |reason: &str| ConfigError::Invalid {
+        name,
+        reason: reason.to_owned(),
+    };
+    let url = Url::parse(value).map_err(|_| invalid("expected an http(s) URL"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(invalid("expected an http(s) URL"));
+    }
+    Ok(value.trim_end_matches('/').to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn local() -> HashMap<&'static str, &'static str> {
+        HashMap::from([
+            ("APP_ENV", "local"),
+            ("APP_NAME", "Talent Suite"),
+            ("JWT_SECRET", "short"),
+            ("MAIN_PLATFORM_URL", "http://localhost:8080/"),
+            ("HIRE_PLATFORM_URL", "http://localhost:8080/hire"),
+            ("CAMPUS_PLATFORM_URL", "http://localhost:8080/campus"),
+            ("CAREER_PLATFORM_URL", "http://localhost:8080/career"),
+        ])
+    }
+
+    fn load(vars: &HashMap<&'static str, &'static str>) -> Result<Config, ConfigError> {
+        Config::from_lookup(|name| vars.get(name).map(|v| (*v).to_owned()))
+    }
+
+    #[test]
+    fn a_local_setup_needs_no_mail_server_and_uses_the_defaults() {
+        let config = load(&local()).expect("valid");
+        assert_eq!(config.smtp_url, None);
+        assert_eq!(config.database_url.expose(), DEFAULT_DATABASE_URL);
+        assert_eq!(config.bind_addr.to_string(), DEFAULT_BIND_ADDR);
+        assert_eq!(config.platforms.main, "http://localhost:8080");
+    }
+
+    #[test]
+    fn each_missing_required_value_is_named_exactly() {
+        for name in [
+            "APP_ENV",
+            "APP_NAME",
+            "JWT_SECRET",
+            "MAIN_PLATFORM_URL",
+            "HIRE_PLATFORM_URL",
+            "CAMPUS_PLATFORM_URL",
+            "CAREER_PLATFORM_URL",
+        ] {
+            let mut vars = local();
+            vars.remove(name);
+            let err = load(&vars).expect_err(name);
+            assert_eq!(
+                err.to_string(),
+                format!("Missing required environment variable: {name}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_blank_value_counts_as_missing() {
+        let mut vars = local();
+        vars.insert("APP_NAME", "   ");
+        assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("APP_NAME"));
+    }
+
+    #[test]
+    fn production_refuses_a_short_secret_and_a_missing_mail_server() {
+        let mut vars = local();
+        vars.insert("APP_ENV", "production");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "JWT_SECRET",
+                ..
+            })
+        ));
+        vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
+        assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("SMTP_URL"));
+        vars.insert("SMTP_URL", "smtp://mail.example.com:587");
+        assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("MAIL_FROM"));
+    }
+
+    #[test]
+    fn malformed_values_are_refused_with_their_name() {
+        let mut vars = local();
+        vars.insert("HIRE_PLATFORM_URL", "not a url");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "HIRE_PLATFORM_URL",
+                ..
+            })
+        ));
+        let mut vars = local();
+        vars.insert("APP_ENV", "prod");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid { name: "APP_ENV", .. })
+        ));
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        let config = load(&local()).expect("valid");
+        assert!(!format!("{config:?}").contains("short"));
+    }
+}

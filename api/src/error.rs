@@ -1,0 +1,227 @@
+//! The one error type of the domain and the only place that maps it to codes and statuses.
+
+use std::fmt;
+
+use axum::http::StatusCode;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Field errors keyed by the field's JSON name, in the order the fields were checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldErrors(Vec<(String, String)>);
+
+impl FieldErrors {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn add(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        let field = field.into();
+        if !self.0.iter().any(|(f, _)| *f == field) {
+            self.0.push((field, message.into()));
+        }
+    }
+
+    /// Records the error of a parse, and hands back its value when it parsed.
+    pub fn check<T>(&mut self, field: &str, parsed: Result<T, String>) -> Option<T> {
+        match parsed {
+            Ok(value) => Some(value),
+            Err(message) => {
+                self.add(field, message);
+                None
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(f, m)| (f.as_str(), m.as_str()))
+    }
+
+    /// The first field's message: what a toast shows.
+    pub fn first_message(&self) -> &str {
+        self.0.first().map_or("Invalid input", |(_, m)| m.as_str())
+    }
+
+    /// `Ok(())` when nothing was recorded.
+    ///
+    /// # Errors
+    /// [`Error::Validation`] with every recorded field.
+    pub fn into_result(self) -> Result<()> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Validation(self))
+        }
+    }
+}
+
+/// The stable, machine-readable codes of API.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    BadUserInput,
+    Unauthenticated,
+    EmailNotVerified,
+    Forbidden,
+    NotFound,
+    Conflict,
+    TokenExpired,
+    PayloadTooLarge,
+    RateLimited,
+    Internal,
+    Unavailable,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::BadUserInput => "BAD_USER_INPUT",
+            Self::Unauthenticated => "UNAUTHENTICATED",
+            Self::EmailNotVerified => "EMAIL_NOT_VERIFIED",
+            Self::Forbidden => "FORBIDDEN",
+            Self::NotFound => "NOT_FOUND",
+            Self::Conflict => "CONFLICT",
+            Self::TokenExpired => "TOKEN_EXPIRED",
+            Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            Self::RateLimited => "RATE_LIMITED",
+            Self::Internal => "INTERNAL",
+            Self::Unavailable => "UNAVAILABLE",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        [
+            Self::BadUserInput,
+            Self::Unauthenticated,
+            Self::EmailNotVerified,
+            Self::Forbidden,
+            Self::NotFound,
+            Self::Conflict,
+            Self::TokenExpired,
+            Self::PayloadTooLarge,
+            Self::RateLimited,
+            Self::Internal,
+            Self::Unavailable,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == code)
+    }
+
+    pub fn status(self) -> StatusCode {
+        match self {
+            Self::BadUserInput => StatusCode::BAD_REQUEST,
+            Self::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Self::EmailNotVerified | Self::Forbidden => StatusCode::FORBIDDEN,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::Conflict => StatusCode::CONFLICT,
+            Self::TokenExpired => StatusCode::GONE,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What went wrong, in the product's words.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}", .0.first_message())]
+    Validation(FieldErrors),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthenticated(String),
+    #[error("Please verify your email before signing in")]
+    EmailNotVerified,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Expired(String),
+    #[error("{message}")]
+    RateLimited { message: String, retry_after_secs: u64 },
+    #[error("The service is temporarily unavailable. Please try again shortly.")]
+    Unavailable,
+    /// Everything unexpected. The cause goes to the log, never to the caller.
+    #[error("Something went wrong")]
+    Internal(#[source] anyhow::Error),
+}
+
+pub const SESSION_EXPIRED: &str = "Session expired or unauthorized";
+
+impl Error {
+    pub fn code(&self) -> Code {
+        match self {
+            Self::Validation(_) | Self::BadRequest(_) => Code::BadUserInput,
+            Self::Unauthenticated(_) => Code::Unauthenticated,
+            Self::EmailNotVerified => Code::EmailNotVerified,
+            Self::Forbidden(_) => Code::Forbidden,
+            Self::NotFound(_) => Code::NotFound,
+            Self::Conflict(_) => Code::Conflict,
+            Self::Expired(_) => Code::TokenExpired,
+            Self::RateLimited { .. } => Code::RateLimited,
+            Self::Unavailable => Code::Unavailable,
+            Self::Internal(_) => Code::Internal,
+        }
+    }
+
+    pub fn field(field: &str, message: impl Into<String>) -> Self {
+        let mut errors = FieldErrors::new();
+        errors.add(field, message);
+        Self::Validation(errors)
+    }
+
+    pub fn session_expired() -> Self {
+        Self::Unauthenticated(SESSION_EXPIRED.to_owned())
+    }
+
+    pub fn internal(err: impl Into<anyhow::Error>) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl From<sea_orm::DbErr> for Error {
+    fn from(err: sea_orm::DbErr) -> Self {
+        match err {
+            sea_orm::DbErr::ConnectionAcquire(_) | sea_orm::DbErr::Conn(_) => {
+                tracing::error!(error = %err, "database unavailable");
+                Self::Unavailable
+            }
+            other => Self::Internal(other.into()),
+        }
+    }
+}
+
+impl From<sea_orm::TransactionError<Error>> for Error {
+    fn from(err: sea_orm::TransactionError<Error>) -> Self {
+        match err {
+            sea_orm::TransactionError::Connection(db) => db.into(),
+            sea_orm::TransactionError::Transaction(inner) => inner,
+        }
+    }
+}
+
+/// Whether `err` is the violation of the unique constraint named `constraint`.
+///
+/// PostgreSQL names the constraint; SQLite names the `table.column`, so both are given.
+pub fn is_unique_violation(err: &sea_orm::DbErr, constraint: &str, sqlite_column: &str) -> bool {
+    match err.sql_err() {
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(msg)) => {
+            msg.contains(constraint) || msg.contains(sqlite_column)
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,147 @@
+//! Account queries and mutations.
+
+use async_graphql::{Context, ID, Object};
+use axum::http::header::SET_COOKIE;
+
+use super::{
+    context,
+    errors::IntoGql,
+    types::{MessagePayload, SessionPayload, User, UserPayload},
+};
+use crate::accounts::{
+    cookie, deletion,
+    email_code::{self, SendCodeForm, VerifyCodeForm},
+    login::{self, LoginForm},
+    password_reset::{self, ForgotForm, ResetForm},
+    profile::{self, ProfileForm},
+    register::{self, RegisterForm},
+    sessions::{self, SignedIn},
+};
+
+#[derive(Default)]
+pub struct AccountsQuery;
+
+#[Object]
+impl AccountsQuery {
+    /// The signed-in account. UNAUTHENTICATED without a live session.
+    async fn me(&self, ctx: &Context<'_>) -> async_graphql::Result<User> {
+        let (state, meta) = context(ctx);
+        Ok(meta.viewer(state).await.gql()?.user.into())
+    }
+}
+
+#[derive(Default)]
+pub struct AccountsMutation;
+
+fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPayload {
+    let (state, _) = context(ctx);
+    ctx.append_http_header(SET_COOKIE, cookie::set(&state.config, &signed_in.token));
+    SessionPayload {
+        message: message.to_owned(),
+        user: signed_in.user.into(),
+        token: signed_in.token,
+    }
+}
+
+#[Object]
+impl AccountsMutation {
+    /// A new account, pending until its email is verified. Ask for a code next.
+    async fn register(&self, ctx: &Context<'_>, input: RegisterForm) -> async_graphql::Result<UserPayload> {
+        let (state, _) = context(ctx);
+        let user = register::register(state, input).await.gql()?;
+        Ok(UserPayload {
+            message: "Registered successfully".to_owned(),
+            user: user.into(),
+        })
+    }
+
+    /// Mails a verification code. The same answer for any well-formed email.
+    async fn send_otp_email(
+        &self,
+        ctx: &Context<'_>,
+        input: SendCodeForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, _) = context(ctx);
+        email_code::send(state, input).await.gql()?;
+        Ok(MessagePayload::new("OTP sent to your email"))
+    }
+
+    /// Verifies the email with its code and signs in.
+    async fn verify_otp_email(
+        &self,
+        ctx: &Context<'_>,
+        input: VerifyCodeForm,
+    ) -> async_graphql::Result<SessionPayload> {
+        let (state, meta) = context(ctx);
+        let done = email_code::verify(state, input, meta.user_agent.as_deref())
+            .await
+            .gql()?;
+        Ok(signed_in(ctx, done, "Email verified successfully!"))
+    }
+
+    /// Signs in with email and password.
+    async fn login(&self, ctx: &Context<'_>, input: LoginForm) -> async_graphql::Result<SessionPayload> {
+        let (state, meta) = context(ctx);
+        let done = login::login(state, input, meta.user_agent.as_deref())
+            .await
+            .gql()?;
+        Ok(signed_in(ctx, done, "Logged in successfully"))
+    }
+
+    /// Ends this session (only this one) and clears the cookie. Safe to repeat.
+    async fn logout(&self, ctx: &Context<'_>) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        sessions::end(state, meta.token.as_deref()).await.gql()?;
+        ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
+        Ok(MessagePayload::new("Logged out successfully"))
+    }
+
+    /// Mails a reset link when the account exists. The same answer either way.
+    async fn forgot_password(
+        &self,
+        ctx: &Context<'_>,
+        input: ForgotForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, _) = context(ctx);
+        password_reset::forgot(state, input).await.gql()?;
+        Ok(MessagePayload::new(password_reset::LINK_SENT))
+    }
+
+    /// Sets a new password with the token of a reset link; every session of the account ends.
+    async fn reset_password(
+        &self,
+        ctx: &Context<'_>,
+        token: String,
+        input: ResetForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, _) = context(ctx);
+        password_reset::reset(state, &token, input).await.gql()?;
+        Ok(MessagePayload::new("Password reset successfully"))
+    }
+
+    /// Changes the signed-in account's profile (not its email, role or status).
+    async fn update_profile(
+        &self,
+        ctx: &Context<'_>,
+        input: ProfileForm,
+    ) -> async_graphql::Result<UserPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let user = profile::update(&state.db, viewer, input).await.gql()?;
+        Ok(UserPayload {
+            message: "Profile updated".to_owned(),
+            user: user.into(),
+        })
+    }
+
+    /// Deletes an account: your own, or any as an admin.
+    async fn delete_user(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        deletion::delete(state, &viewer, &id).await.gql()?;
+        if viewer.user.id.to_string() == id.as_str() {
+            ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
+        }
+        Ok(MessagePayload::new("Account deleted"))
+    }
+}

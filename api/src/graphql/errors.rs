@@ -1,0 +1,39 @@
+//! Domain errors as GraphQL errors: the message in the product's words, the stable code in
+//! `extensions.code`, field errors in `extensions.errors`. Nothing internal leaks.
+
+use async_graphql::{ErrorExtensions, Name, Value, indexmap::IndexMap};
+
+use crate::error::Error;
+
+pub trait IntoGql<T> {
+    fn gql(self) -> async_graphql::Result<T>;
+}
+
+impl<T> IntoGql<T> for Result<T, Error> {
+    fn gql(self) -> async_graphql::Result<T> {
+        self.map_err(to_gql)
+    }
+}
+
+pub fn to_gql(err: Error) -> async_graphql::Error {
+    if let Error::Internal(cause) = &err {
+        tracing::error!(error = ?cause, "internal error");
+    }
+    let message = err.to_string();
+    async_graphql::Error::new(message).extend_with(|_, ext| {
+        ext.set("code", err.code().as_str());
+        match &err {
+            Error::Validation(fields) => {
+                let map: IndexMap<Name, Value> = fields
+                    .iter()
+                    .map(|(field, message)| (Name::new(field), Value::from(message)))
+                    .collect();
+                ext.set("errors", Value::Object(map));
+            }
+            Error::RateLimited { retry_after_secs, .. } => {
+                ext.set("retryAfter", *retry_after_secs);
+            }
+            _ => {}
+        }
+    })
+}

@@ -1,0 +1,136 @@
+//! The public shapes of the API. Built from entities, never the entities themselves: a
+//! password hash or a lockout counter cannot leak by accident.
+
+use async_graphql::{ID, SimpleObject};
+use chrono::{DateTime, Utc};
+use entity::users;
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Social {
+    pub github: Option<String>,
+    pub linkedin: Option<String>,
+    pub instagram: Option<String>,
+    pub twitter: Option<String>,
+    pub facebook: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Address {
+    pub street: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip: Option<String>,
+    pub country: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Notifications {
+    pub email: bool,
+    pub sms: bool,
+    pub push: bool,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Preferences {
+    pub notifications: Notifications,
+    /// light or dark.
+    pub theme: String,
+}
+
+/// An account as its owner (or an admin) sees it.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct User {
+    pub id: ID,
+    pub name: String,
+    pub email: String,
+    pub country_code: String,
+    /// The country code joined with the digits, e.g. `+919876543210`.
+    pub phone: String,
+    pub bio: Option<String>,
+    pub website: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub born: Option<String>,
+    /// career, campus, hire or admin.
+    pub role: String,
+    /// pending until the email is verified, then active; suspended when blocked.
+    pub status: String,
+    pub email_verified: bool,
+    pub two_factor_enabled: bool,
+    pub social: Social,
+    pub address: Address,
+    pub preferences: Preferences,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<users::Model> for User {
+    fn from(u: users::Model) -> Self {
+        Self {
+            id: ID(u.id.to_string()),
+            name: u.name,
+            email: u.email,
+            country_code: u.country_code,
+            phone: u.phone,
+            bio: u.bio,
+            website: u.website,
+            born: u.born.map(|d| d.format("%Y-%m-%d").to_string()),
+            role: u.role,
+            status: u.status,
+            email_verified: u.email_verified,
+            two_factor_enabled: u.two_factor_enabled,
+            social: Social {
+                github: u.social_github,
+                linkedin: u.social_linkedin,
+                instagram: u.social_instagram,
+                twitter: u.social_twitter,
+                facebook: u.social_facebook,
+            },
+            address: Address {
+                street: u.address_street,
+                city: u.address_city,
+                state: u.address_state,
+                zip: u.address_zip,
+                country: u.address_country,
+            },
+            preferences: Preferences {
+                notifications: Notifications {
+                    email: u.notify_email,
+                    sms: u.notify_sms,
+                    push: u.notify_push,
+                },
+                theme: u.theme,
+            },
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+        }
+    }
+}
+
+/// A call whose only result is its message.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct MessagePayload {
+    pub message: String,
+}
+
+impl MessagePayload {
+    pub fn new(message: &str) -> Self {
+        Self {
+            message: message.to_owned(),
+        }
+    }
+}
+
+/// A call that returns an account.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct UserPayload {
+    pub message: String,
+    pub user: User,
+}
+
+/// A sign-in: the account and its session token (also set as the session cookie).
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SessionPayload {
+    pub message: String,
+    pub user: User,
+    pub token: String,
+}

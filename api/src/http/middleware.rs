@@ -1,0 +1,124 @@
+//! What wraps every request: request id, tracing, metrics, CORS, security headers,
+//! compression, a timeout, panic capture; and the JSON answers for unknown API paths.
+
+use std::{
+    sync::OnceLock,
+    time::{Duration, Instant},
+};
+
+use axum::{
+    Router,
+    extract::{MatchedPath, Request},
+    http::{HeaderName, HeaderValue, Method, StatusCode, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tower::ServiceBuilder;
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    compression::CompressionLayer,
+    cors::{AllowOrigin, CorsLayer},
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    set_header::SetResponseHeaderLayer,
+    timeout::TimeoutLayer,
+    trace::TraceLayer,
+};
+
+use crate::{config::Config, error::Code, rest::envelope::ErrorResponse};
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+pub fn apply(router: Router, config: &Config) -> Router {
+    let origins: Vec<HeaderValue> = config
+        .platforms
+        .all()
+        .iter()
+        .filter_map(|origin| HeaderValue::from_str(origin).ok())
+        .collect();
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_credentials(true)
+        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
+        .max_age(Duration::from_secs(600));
+    let trace = TraceLayer::new_for_http().make_span_with(|request: &Request| {
+        let id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
+        tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+    });
+    router.layer(
+        ServiceBuilder::new()
+            .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+            .layer(trace)
+            .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+            .layer(middleware::from_fn(record_metrics))
+            .layer(CatchPanicLayer::custom(|_| {
+                ErrorResponse::new(Code::Internal, "Something went wrong").into_response()
+            }))
+            .layer(cors)
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ))
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::X_FRAME_OPTIONS,
+                HeaderValue::from_static("DENY"),
+            ))
+            .layer(SetResponseHeaderLayer::if_not_present(
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("strict-origin-when-cross-origin"),
+            ))
+            .layer(CompressionLayer::new())
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Duration::from_secs(30),
+            )),
+    )
+}
+
+/// The process-wide Prometheus recorder (one per process, however many apps tests start).
+fn prometheus() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new().build_recorder();
+        let handle = recorder.handle();
+        // Another recorder may already be installed (a test harness); ours still renders.
+        let _ = metrics::set_global_recorder(recorder);
+        handle
+    })
+}
+
+pub async fn metrics() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        prometheus().render(),
+    )
+}
+
+async fn record_metrics(request: Request, next: Next) -> Response {
+    prometheus();
+    let started = Instant::now();
+    let method = request.method().to_string();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!("http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status)
+        .increment(1);
+    metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route)
+        .record(started.elapsed().as_secs_f64());
+    response
+}
+
+pub async fn api_not_found() -> ErrorResponse {
+    ErrorResponse::new(Code::NotFound, "There is no API endpoint at this path")
+}
+
+pub async fn api_method_not_allowed() -> Response {
+    let mut response =
+        ErrorResponse::new(Code::BadUserInput, "This method is not allowed on this path").into_response();
+    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    response
+}

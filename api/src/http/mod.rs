@@ -1,0 +1,34 @@
+//! The axum router: the API under `/api`, health, metrics, the dev mailbox and the site,
+//! wrapped in the middleware every request passes through.
+
+pub mod graphql;
+pub mod health;
+pub mod mailbox;
+pub mod middleware;
+pub mod site;
+
+use axum::{Extension, Router, routing::get};
+
+use crate::{graphql::AppSchema, rest, state::AppState};
+
+pub fn router(state: AppState, schema: AppSchema) -> Router {
+    let api = Router::new()
+        .route("/graphql", get(graphql::get).post(graphql::post))
+        .merge(rest::router())
+        .fallback(middleware::api_not_found)
+        .method_not_allowed_fallback(middleware::api_method_not_allowed);
+    let mut app = Router::new()
+        .nest("/api", api)
+        .route("/healthz", get(health::live))
+        .route("/readyz", get(health::ready))
+        .route("/metrics", get(middleware::metrics));
+    if state.config.env.is_local() {
+        app = app.route("/dev/mailbox", get(mailbox::page));
+    }
+    let site = site::Site::load(&state.config);
+    let app = app
+        .fallback_service(site.service())
+        .layer(Extension(schema))
+        .with_state(state.clone());
+    middleware::apply(app, &state.config)
+}

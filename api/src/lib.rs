@@ -1,0 +1,31 @@
+//! Talent Suite's server: the account system and news feed behind the Hire, Campus and
+//! Career platforms, as GraphQL with a REST adapter, serving the built React site.
+//!
+//! Requests flow `http` → `rest` → `graphql` → the domain (`accounts`, `mail`) → `entity`.
+
+/// The domain of accounts: fields, passwords, sessions and every account flow.
+pub mod accounts;
+/// The application: build, bind, run until stopped.
+pub mod app;
+/// The command line: serve, migrate, export-schema, create-admin.
+pub mod cli;
+/// Configuration read and validated once at start-up.
+pub mod config;
+/// Connecting to SQLite or PostgreSQL, and migrating.
+pub mod db;
+/// The one error type and the codes and statuses it maps to.
+pub mod error;
+/// The GraphQL schema, one part per feature.
+pub mod graphql;
+/// The router and the middleware around it; the site, health and metrics.
+pub mod http;
+/// Mail templates, the outbox and the SMTP worker.
+pub mod mail;
+/// Limits shared by every instance through the database.
+pub mod rate_limit;
+/// The REST adapter over the GraphQL schema.
+pub mod rest;
+/// What every request can reach.
+pub mod state;
+/// Structured logs.
+pub mod telemetry;

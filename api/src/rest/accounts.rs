@@ -1,0 +1,223 @@
+//! `/auth/*` and `/users/*`.
+
+use axum::{
+    Extension, Router,
+    body::Bytes,
+    extract::{Path, rejection::BytesRejection},
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{delete, get, post},
+};
+use serde_json::{Value, json};
+
+use super::operation::{Operation, Shape, json_object, keep, run};
+use crate::{graphql::AppSchema, state::AppState};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/register", post(register))
+        .route("/auth/send-otp-email", post(send_otp_email))
+        .route("/auth/verify-otp-email", post(verify_otp_email))
+        .route("/auth/login", post(login))
+        .route("/auth/logout", post(logout))
+        .route("/auth/verify", get(verify))
+        .route("/auth/forgot-password", post(forgot_password))
+        .route("/auth/reset-password/{token}", post(reset_password))
+        .route("/users/profile", get(profile).put(update_profile))
+        .route("/users/{id}", delete(delete_user))
+}
+
+macro_rules! operation {
+    ($name:ident, $status:expr, $shape:expr, $doc:expr) => {
+        const $name: Operation = Operation {
+            document: const_format::concatcp!($doc, " ", super::operation::USER_FIELDS),
+            shape: $shape,
+            status: $status,
+        };
+    };
+}
+
+operation!(
+    REGISTER,
+    StatusCode::CREATED,
+    Shape::Payload,
+    "mutation($input: RegisterInput!) { result: register(input: $input) { message user { ...UserFields } } }"
+);
+operation!(
+    VERIFY_OTP,
+    StatusCode::OK,
+    Shape::Payload,
+    "mutation($input: VerifyOtpEmailInput!) { result: verifyOtpEmail(input: $input) { message token user { ...UserFields } } }"
+);
+operation!(
+    LOGIN,
+    StatusCode::OK,
+    Shape::Payload,
+    "mutation($input: LoginInput!) { result: login(input: $input) { message token user { ...UserFields } } }"
+);
+operation!(
+    VERIFY,
+    StatusCode::OK,
+    Shape::Wrap("user"),
+    "query { result: me { ...UserFields } }"
+);
+operation!(
+    UPDATE_PROFILE,
+    StatusCode::OK,
+    Shape::Payload,
+    "mutation($input: UpdateProfileInput!) { result: updateProfile(input: $input) { message user { ...UserFields } } }"
+);
+
+const SEND_OTP: Operation = Operation {
+    document: "mutation($input: SendOtpEmailInput!) { result: sendOtpEmail(input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const LOGOUT: Operation = Operation {
+    document: "mutation { result: logout { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const FORGOT: Operation = Operation {
+    document: "mutation($input: ForgotPasswordInput!) { result: forgotPassword(input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const RESET: Operation = Operation {
+    document: "mutation($token: String!, $input: ResetPasswordInput!) { result: resetPassword(token: $token, input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const DELETE_USER: Operation = Operation {
+    document: "mutation($id: ID!) { result: deleteUser(id: $id) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+
+type Body = Result<Bytes, BytesRejection>;
+
+/// Runs `op` with the body (reduced to `fields`) as `$input`.
+async fn with_input(
+    schema: &AppSchema,
+    headers: &HeaderMap,
+    op: &Operation,
+    body: Body,
+    fields: &[(&str, Option<&[&str]>)],
+) -> Response {
+    match json_object(body) {
+        Ok(mut input) => {
+            keep(&mut input, fields);
+            run(schema, headers, op, json!({ "input": input })).await
+        }
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn register(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+    let fields = [
+        ("name", None),
+        ("email", None),
+        ("countryCode", None),
+        ("phone", None),
+        ("password", None),
+        ("role", None),
+    ];
+    with_input(&schema, &headers, &REGISTER, body, &fields).await
+}
+
+async fn send_otp_email(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+    with_input(&schema, &headers, &SEND_OTP, body, &[("email", None)]).await
+}
+
+async fn verify_otp_email(
+    Extension(schema): Extension<AppSchema>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    with_input(
+        &schema,
+        &headers,
+        &VERIFY_OTP,
+        body,
+        &[("email", None), ("otp", None)],
+    )
+    .await
+}
+
+async fn login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+    with_input(
+        &schema,
+        &headers,
+        &LOGIN,
+        body,
+        &[("email", None), ("password", None)],
+    )
+    .await
+}
+
+async fn logout(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
+    run(&schema, &headers, &LOGOUT, Value::Null).await
+}
+
+async fn verify(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
+    run(&schema, &headers, &VERIFY, Value::Null).await
+}
+
+async fn profile(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
+    run(&schema, &headers, &VERIFY, Value::Null).await
+}
+
+async fn forgot_password(
+    Extension(schema): Extension<AppSchema>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    with_input(&schema, &headers, &FORGOT, body, &[("email", None)]).await
+}
+
+async fn reset_password(
+    Extension(schema): Extension<AppSchema>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match json_object(body) {
+        Ok(mut input) => {
+            keep(&mut input, &[("password", None)]);
+            run(
+                &schema,
+                &headers,
+                &RESET,
+                json!({ "token": token, "input": input }),
+            )
+            .await
+        }
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn update_profile(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+    const SOCIAL: &[&str] = &["github", "linkedin", "instagram", "twitter", "facebook"];
+    const ADDRESS: &[&str] = &["street", "city", "state", "zip", "country"];
+    const PREFERENCES: &[&str] = &["notifications", "theme"];
+    let fields = [
+        ("name", None),
+        ("countryCode", None),
+        ("phone", None),
+        ("bio", None),
+        ("website", None),
+        ("born", None),
+        ("social", Some(SOCIAL)),
+        ("address", Some(ADDRESS)),
+        ("preferences", Some(PREFERENCES)),
+    ];
+    with_input(&schema, &headers, &UPDATE_PROFILE, body, &fields).await
+}
+
+async fn delete_user(
+    Extension(schema): Extension<AppSchema>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    run(&schema, &headers, &DELETE_USER, json!({ "id": id })).await
+}

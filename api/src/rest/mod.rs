@@ -1,0 +1,19 @@
+//! The REST adapter: the exact paths of SPEC.md section 7 under `/api`. Each route runs one
+//! fixed GraphQL operation; no business rule lives here.
+
+pub mod accounts;
+pub mod envelope;
+pub mod operation;
+
+use axum::{Router, extract::DefaultBodyLimit};
+
+use crate::state::AppState;
+
+/// Bodies above this are refused with 413 before they are read whole.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(accounts::router())
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}

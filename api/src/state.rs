@@ -1,0 +1,31 @@
+//! What every request can reach: the database, the configuration and the shared services.
+
+use std::sync::Arc;
+
+use sea_orm::DatabaseConnection;
+use tokio::sync::Notify;
+
+use crate::{accounts::passwords::PasswordHasher, accounts::tokens::Keys, config::Config};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: DatabaseConnection,
+    pub config: Arc<Config>,
+    pub passwords: PasswordHasher,
+    pub keys: Arc<Keys>,
+    /// Wakes the mail worker when a request has committed a mail to the outbox.
+    pub mail_ready: Arc<Notify>,
+}
+
+impl AppState {
+    pub fn new(db: DatabaseConnection, config: Config) -> Self {
+        let keys = Keys::new(config.jwt_secret.expose());
+        Self {
+            db,
+            config: Arc::new(config),
+            passwords: PasswordHasher::new(),
+            keys: Arc::new(keys),
+            mail_ready: Arc::new(Notify::new()),
+        }
+    }
+}

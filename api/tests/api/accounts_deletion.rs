@@ -1,0 +1,52 @@
+//! `DELETE /users/{id}`.
+
+use reqwest::StatusCode;
+
+use crate::helpers::{PASSWORD, TestApp, json_of};
+
+async fn id_of(app: &TestApp, token: &str) -> String {
+    json_of(app.get_as(token, "/api/auth/verify").await, StatusCode::OK).await["data"]["user"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+db_test! {
+    async fn a_person_deletes_their_own_account_and_everything_of_it_goes(app: TestApp) {
+        let token = app.signed_up("u@example.com").await;
+        let id = id_of(&app, &token).await;
+        let body = json_of(app.delete_as(&token, &format!("/api/users/{id}")).await, StatusCode::OK).await;
+        assert_eq!(body["message"], "Account deleted");
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        json_of(app.login("u@example.com", PASSWORD).await, StatusCode::UNAUTHORIZED).await;
+        // The email is free again.
+        json_of(app.register("u@example.com").await, StatusCode::CREATED).await;
+    }
+}
+
+db_test! {
+    async fn nobody_deletes_someone_elses_account(app: TestApp) {
+        let mine = app.signed_up("v@example.com").await;
+        let theirs = app.signed_up("w@example.com").await;
+        let their_id = id_of(&app, &theirs).await;
+        let body = json_of(app.delete_as(&mine, &format!("/api/users/{their_id}")).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(body["code"], "FORBIDDEN");
+        json_of(app.get_as(&theirs, "/api/auth/verify").await, StatusCode::OK).await;
+        let response = app.client.delete(app.url(&format!("/api/users/{their_id}"))).send().await.unwrap();
+        json_of(response, StatusCode::UNAUTHORIZED).await;
+    }
+}
+
+db_test! {
+    async fn an_admin_deletes_any_account_and_unknown_ids_are_404(app: TestApp) {
+        let admin = app.signed_up("admin@example.com").await;
+        app.sql("UPDATE users SET role = 'admin' WHERE email = 'admin@example.com'").await;
+        let theirs = app.signed_up("x@example.com").await;
+        let their_id = id_of(&app, &theirs).await;
+        json_of(app.delete_as(&admin, &format!("/api/users/{their_id}")).await, StatusCode::OK).await;
+        json_of(app.get_as(&theirs, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        let body = json_of(app.delete_as(&admin, &format!("/api/users/{their_id}")).await, StatusCode::NOT_FOUND).await;
+        assert_eq!(body["message"], "User not found");
+        json_of(app.delete_as(&admin, "/api/users/not-a-uuid").await, StatusCode::NOT_FOUND).await;
+    }
+}

@@ -1,0 +1,86 @@
+//! `POST /auth/forgot-password` and `POST /auth/reset-password/{token}`.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{PASSWORD, json_of, reset_token_in};
+
+const SENT: &str = "If an account exists for this email, a reset link has been sent.";
+
+db_test! {
+    async fn forgot_then_mail_then_reset_ends_old_sessions_and_the_new_password_works(app: TestApp) {
+        let old_session = app.signed_up("n@example.com").await;
+        let body = json_of(app.post("/api/auth/forgot-password", json!({ "email": "n@example.com" })).await, StatusCode::OK).await;
+        assert_eq!(body, json!({ "success": true, "message": SENT }));
+
+        let mails = app.mail.wait_for("n@example.com", 2).await;
+        let reset_mail = mails.iter().find(|m| m.text().contains("/reset-password/")).expect("a reset mail");
+        assert!(reset_mail.text().contains("http://main.test/reset-password/"));
+        let token = reset_token_in(reset_mail);
+        assert!(token.len() >= 43, "{token}");
+
+        let body = json_of(
+            app.post(&format!("/api/auth/reset-password/{token}"), json!({ "password": "newpass123" })).await,
+            StatusCode::OK,
+        )
+        .await;
+        assert_eq!(body["message"], "Password reset successfully");
+
+        json_of(app.get_as(&old_session, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        json_of(app.login("n@example.com", PASSWORD).await, StatusCode::UNAUTHORIZED).await;
+        json_of(app.login("n@example.com", "newpass123").await, StatusCode::OK).await;
+
+        // The link works once.
+        let body = json_of(
+            app.post(&format!("/api/auth/reset-password/{token}"), json!({ "password": "another123" })).await,
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert_eq!(body["message"], "Reset link is invalid");
+    }
+}
+
+db_test! {
+    async fn unknown_emails_get_the_same_answer_and_no_mail(app: TestApp) {
+        let body = json_of(app.post("/api/auth/forgot-password", json!({ "email": "ghost@example.com" })).await, StatusCode::OK).await;
+        assert_eq!(body["message"], SENT);
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        assert!(app.mail.all().await.is_empty());
+        let body = json_of(app.post("/api/auth/forgot-password", json!({ "email": "" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["email"], "Email is required");
+    }
+}
+
+db_test! {
+    async fn a_sixth_request_for_one_email_in_fifteen_minutes_is_refused(app: TestApp) {
+        for _ in 0..5 {
+            json_of(app.post("/api/auth/forgot-password", json!({ "email": "p@example.com" })).await, StatusCode::OK).await;
+        }
+        let response = app.post("/api/auth/forgot-password", json!({ "email": "p@example.com" })).await;
+        assert!(response.headers().contains_key("retry-after"));
+        json_of(response, StatusCode::TOO_MANY_REQUESTS).await;
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "q@example.com" })).await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
+    async fn unknown_expired_and_weak_resets_are_refused_with_their_texts(app: TestApp) {
+        let body = json_of(app.post("/api/auth/reset-password/nonsense", json!({ "password": "newpass123" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["message"], "Reset link is invalid");
+
+        app.signed_up("r@example.com").await;
+        app.post("/api/auth/forgot-password", json!({ "email": "r@example.com" })).await;
+        let mails = app.mail.wait_for("r@example.com", 2).await;
+        let token = reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
+
+        let body = json_of(app.post(&format!("/api/auth/reset-password/{token}"), json!({ "password": "abcdef" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["password"], "Must contain at least 6 chars, 1 letter & 1 number");
+        let body = json_of(app.post(&format!("/api/auth/reset-password/{token}"), json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["password"], "Password is required");
+
+        app.sql("UPDATE password_reset_tokens SET expires_at = created_at").await;
+        let body = json_of(app.post(&format!("/api/auth/reset-password/{token}"), json!({ "password": "newpass123" })).await, StatusCode::GONE).await;
+        assert_eq!(body["message"], "Reset link has expired");
+        assert_eq!(body["code"], "TOKEN_EXPIRED");
+    }
+}

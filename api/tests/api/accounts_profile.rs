@@ -1,0 +1,89 @@
+//! `GET /users/profile` and `PUT /users/profile`.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::json_of;
+
+db_test! {
+    async fn the_profile_needs_a_session(app: TestApp) {
+        let body = json_of(app.get("/api/users/profile").await, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(body["message"], "Session expired or unauthorized");
+        let response = app.client.put(app.url("/api/users/profile")).json(&json!({ "bio": "x" })).send().await.unwrap();
+        json_of(response, StatusCode::UNAUTHORIZED).await;
+    }
+}
+
+db_test! {
+    async fn updating_the_profile_saves_every_field_and_returns_the_new_user(app: TestApp) {
+        let token = app.signed_up("s@example.com").await;
+        let body = json_of(
+            app.put_as(&token, "/api/users/profile", json!({
+                "name": "Asha V.",
+                "bio": "Placement lead",
+                "website": "https://asha.example.com",
+                "born": "1994-05-17",
+                "countryCode": "+44",
+                "phone": "7700900123",
+                "social": { "github": "asha", "linkedin": "in/asha" },
+                "address": { "city": "Pune", "country": "India" },
+                "preferences": { "notifications": { "sms": true, "push": false }, "theme": "light" },
+                "email": "hijack@example.com",
+                "role": "admin",
+                "status": "suspended",
+            }))
+            .await,
+            StatusCode::OK,
+        )
+        .await;
+        assert_eq!(body["message"], "Profile updated");
+        let user = &body["data"]["user"];
+        assert_eq!(user["name"], "Asha V.");
+        assert_eq!(user["born"], "1994-05-17");
+        assert_eq!(user["phone"], "+447700900123");
+        assert_eq!(user["social"]["github"], "asha");
+        assert_eq!(user["social"]["twitter"], serde_json::Value::Null);
+        assert_eq!(user["address"]["city"], "Pune");
+        assert_eq!(user["preferences"], json!({ "notifications": { "email": true, "sms": true, "push": false }, "theme": "light" }));
+        assert_eq!(user["email"], "s@example.com");
+        assert_eq!(user["role"], "career");
+        assert_eq!(user["status"], "active");
+
+        let again = json_of(app.get_as(&token, "/api/users/profile").await, StatusCode::OK).await;
+        assert_eq!(&again["data"]["user"], user);
+
+        // null clears an optional field; leaving a field out keeps it.
+        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "bio": null })).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["user"]["bio"], serde_json::Value::Null);
+        assert_eq!(body["data"]["user"]["website"], "https://asha.example.com");
+    }
+}
+
+db_test! {
+    async fn invalid_profile_fields_are_all_reported_and_nothing_is_saved(app: TestApp) {
+        let token = app.signed_up("t@example.com").await;
+        let body = json_of(
+            app.put_as(&token, "/api/users/profile", json!({
+                "name": "Changed",
+                "website": "javascript:alert(1)",
+                "born": "2999-01-01",
+                "bio": "x".repeat(1001),
+                "preferences": { "theme": "blue" },
+                "social": { "github": "g".repeat(256) },
+            }))
+            .await,
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert_eq!(body["errors"]["website"], "Website must be a valid http(s) URL");
+        assert_eq!(body["errors"]["born"], "Date of birth must be a date in the past");
+        assert_eq!(body["errors"]["bio"], "Must be at most 1000 characters");
+        assert_eq!(body["errors"]["preferences.theme"], "Theme must be light or dark");
+        assert_eq!(body["errors"]["social.github"], "Must be at most 255 characters");
+        let me = json_of(app.get_as(&token, "/api/users/profile").await, StatusCode::OK).await;
+        assert_eq!(me["data"]["user"]["name"], "Asha Verma", "nothing was half-saved");
+
+        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "born": "17/05/1994" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["born"], "Date of birth must be a date in the format YYYY-MM-DD");
+    }
+}

@@ -1,0 +1,287 @@
+//! The ground every feature stands on: health, the envelope, readiness, configuration,
+//! the GraphQL endpoint and the exported schema.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{Backend, TestApp, json_of};
+
+db_test! {
+    async fn the_process_and_its_database_report_healthy(app: TestApp) {
+        let live = json_of(app.get("/healthz").await, StatusCode::OK).await;
+        assert_eq!(live["status"], "ok");
+        let ready = json_of(app.get("/readyz").await, StatusCode::OK).await;
+        assert_eq!(ready["status"], "ready");
+    }
+}
+
+db_test! {
+    async fn readiness_fails_with_503_once_the_database_is_gone(app: TestApp) {
+        app.db.close_by_ref().await.expect("close the pool");
+        let ready = json_of(app.get("/readyz").await, StatusCode::SERVICE_UNAVAILABLE).await;
+        assert_eq!(ready["status"], "unavailable");
+        // The process itself is still up, and API calls fail cleanly rather than hang.
+        assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+        let body = json_of(app.login("a@b.io", "whatever").await, StatusCode::SERVICE_UNAVAILABLE).await;
+        assert_eq!(body["success"], false);
+        assert_eq!(body["code"], "UNAVAILABLE");
+    }
+}
+
+db_test! {
+    async fn malformed_json_gets_a_400_in_the_envelope(app: TestApp) {
+        let response = app
+            .client
+            .post(app.url("/api/auth/login"))
+            .header("content-type", "application/json")
+            .body("{\"email\": ")
+            .send()
+            .await
+            .unwrap();
+        let body = json_of(response, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body, json!({
+            "success": false,
+            "message": "The request body is not valid JSON",
+            "code": "BAD_USER_INPUT",
+        }));
+    }
+}
+
+db_test! {
+    async fn a_body_that_is_not_an_object_or_has_wrong_types_gets_a_400(app: TestApp) {
+        let body = json_of(app.post("/api/auth/login", json!([1, 2])).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["message"], "The request body must be a JSON object");
+        let body = json_of(
+            app.post("/api/auth/login", json!({ "email": 42, "password": "x" })).await,
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert_eq!(body["code"], "BAD_USER_INPUT");
+        assert_eq!(body["errors"]["email"], "email has the wrong type");
+    }
+}
+
+db_test! {
+    async fn an_oversized_body_gets_a_413_in_the_envelope(app: TestApp) {
+        let big = "a".repeat(70 * 1024);
+        let response = app.post("/api/auth/login", json!({ "email": big })).await;
+        let body = json_of(response, StatusCode::PAYLOAD_TOO_LARGE).await;
+        assert_eq!(body["success"], false);
+        assert_eq!(body["message"], "The request body is too large (64 KiB at most)");
+    }
+}
+
+db_test! {
+    async fn an_unknown_api_path_gets_a_json_404(app: TestApp) {
+        let body = json_of(app.get("/api/no/such/thing").await, StatusCode::NOT_FOUND).await;
+        assert_eq!(body["code"], "NOT_FOUND");
+        assert_eq!(body["success"], false);
+        let response = app.client.delete(app.url("/api/auth/login")).send().await.unwrap();
+        let body = json_of(response, StatusCode::METHOD_NOT_ALLOWED).await;
+        assert_eq!(body["success"], false);
+    }
+}
+
+db_test! {
+    async fn graphql_answers_queries_and_reports_codes_in_extensions(app: TestApp) {
+        let body = app.graphql(None, "{ me { id } }", json!({})).await;
+        assert_eq!(body["errors"][0]["message"], "Session expired or unauthorized");
+        assert_eq!(body["errors"][0]["extensions"]["code"], "UNAUTHENTICATED");
+        let body = app
+            .graphql(None, "mutation($i: LoginInput!) { login(input: $i) { token } }", json!({ "i": { "email": "nope" } }))
+            .await;
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+        assert_eq!(body["errors"][0]["extensions"]["errors"]["email"], "Invalid email format");
+        assert_eq!(body["errors"][0]["extensions"]["errors"]["password"], "Password is required");
+    }
+}
+
+db_test! {
+    async fn graphql_refuses_mutations_over_get_and_malformed_bodies(app: TestApp) {
+        let response = app.get("/api/graphql?query=mutation%7Blogout%7Bmessage%7D%7D").await;
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+        let response = app.client.post(app.url("/api/graphql")).body("not json").send().await.unwrap();
+        let body = json_of(response, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+    }
+}
+
+db_test! {
+    async fn every_response_carries_a_request_id_and_security_headers(app: TestApp) {
+        let response = app.get("/healthz").await;
+        assert!(response.headers().contains_key("x-request-id"));
+        assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+        assert_eq!(response.headers()["x-frame-options"], "DENY");
+    }
+}
+
+db_test! {
+    async fn metrics_are_exposed_in_prometheus_text(app: TestApp) {
+        app.get("/healthz").await;
+        let response = app.get("/metrics").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let text = response.text().await.unwrap();
+        assert!(text.contains("http_requests_total"), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn graphiql_is_served_only_under_local() {
+    let local = TestApp::spawn(Backend::Sqlite).await;
+    let page = local
+        .client
+        .get(local.url("/api/graphql"))
+        .header("accept", "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().to_lowercase().contains("graphiql"));
+
+    let staging = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "staging")
+        .start()
+        .await;
+    let page = staging
+        .client
+        .get(staging.url("/api/graphql"))
+        .header("accept", "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(page.status(), StatusCode::OK);
+    assert_eq!(
+        staging.get("/dev/mailbox").await.status(),
+        StatusCode::OK,
+        "falls through to the site"
+    );
+    assert!(
+        !staging
+            .get("/dev/mailbox")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains("Dev mailbox")
+    );
+}
+
+#[test]
+fn the_checked_in_schema_matches_the_code() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../schema.graphql");
+    let checked_in = std::fs::read_to_string(path).expect("schema.graphql at the repo root");
+    assert!(
+        checked_in == api::graphql::sdl(),
+        "schema.graphql is out of date: run `cargo run -p api -- export-schema --out schema.graphql`"
+    );
+}
+
+fn run_binary(vars: &[(&str, &str)]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env_clear()
+        .envs(vars.iter().copied())
+        .output()
+        .expect("run the server binary")
+}
+
+#[test]
+fn the_server_refuses_to_start_without_required_configuration() {
+    let output = run_binary(&[]);
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).lines().next(),
+        Some("Missing required environment variable: APP_ENV")
+    );
+
+    let output = run_binary(&[("APP_ENV", "local"), ("APP_NAME", "Talent Suite")]);
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).lines().next(),
+        Some("Missing required environment variable: JWT_SECRET")
+    );
+}
+
+#[test]
+fn production_refuses_a_short_jwt_secret() {
+    let output = run_binary(&[
+        ("APP_ENV", "production"),
+        ("APP_NAME", "Talent Suite"),
+        ("JWT_SECRET", "too-short"),
+        ("MAIN_PLATFORM_URL", "https://talent.example"),
+        ("HIRE_PLATFORM_URL", "https://hire.talent.example"),
+        ("CAMPUS_PLATFORM_URL", "https://campus.talent.example"),
+        ("CAREER_PLATFORM_URL", "https://career.talent.example"),
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("JWT_SECRET") && stderr.contains("at least 32 characters"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn export_schema_prints_the_sdl_or_writes_it_to_a_file() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .arg("export-schema")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), api::graphql::sdl());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("schema.graphql");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["export-schema", "--out"])
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(file).unwrap(), api::graphql::sdl());
+}
+
+#[tokio::test]
+async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
+    let dist = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dist.path().join("index.html"),
+        "<html><head><script id=\"app-config\" type=\"application/json\"><!--APP_CONFIG--></script></head><body></body></html>",
+    )
+    .unwrap();
+    std::fs::create_dir(dist.path().join("assets")).unwrap();
+    std::fs::write(dist.path().join("assets/index-abc123.js"), "console.info('hi')").unwrap();
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("CLIENT_DIST_DIR", dist.path().to_str().unwrap())
+        .start()
+        .await;
+
+    for path in [
+        "/",
+        "/platforms/hire",
+        "/reset-password/some-token",
+        "/index.html",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(response.headers().contains_key("content-security-policy"));
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains("\"VITE_MAIN_PLATFORM_URL\":\"http://main.test\""),
+            "{html}"
+        );
+        assert!(html.contains("\"VITE_API_BASE_URL\":\"/api\""));
+        assert!(!html.contains("<!--APP_CONFIG-->"));
+    }
+    let asset = app.get("/assets/index-abc123.js").await;
+    assert_eq!(asset.status(), StatusCode::OK);
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let api = app.get("/api/unknown").await;
+    assert_eq!(api.status(), StatusCode::NOT_FOUND);
+    assert_eq!(api.headers()["content-type"], "application/json");
+}

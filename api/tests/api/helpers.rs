@@ -1,0 +1,371 @@
+//! `TestApp`: the real server on port 0 against a fresh, migrated database, with a real SMTP
+//! listener; one helper per call so each test reads like the journey it checks.
+
+use std::{collections::HashMap, sync::LazyLock};
+
+use api::{app::Application, config::Config, db};
+use reqwest::{Response, StatusCode};
+use sea_orm::{ConnectionTrait, Database, DatabaseConnection, Statement};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use crate::smtp::{ReceivedMail, SmtpCatcher};
+
+/// Runs the test body once on SQLite and once on PostgreSQL (when TEST_POSTGRES_URL is set).
+macro_rules! db_test {
+    ($(#[$meta:meta])* async fn $name:ident($app:ident: TestApp) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn run($app: $crate::helpers::TestApp) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                run($crate::helpers::TestApp::spawn($crate::helpers::Backend::Sqlite).await).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                if let Some(app) = $crate::helpers::TestApp::spawn_postgres().await {
+                    run(app).await;
+                }
+            }
+        }
+    };
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub const PASSWORD: &str = "secret12";
+
+static TRACING: LazyLock<()> = LazyLock::new(|| {
+    if std::env::var("TEST_LOG").is_ok() {
+        api::telemetry::init(false);
+    }
+});
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub mail: SmtpCatcher,
+    pub db: DatabaseConnection,
+    shutdown: Option<oneshot::Sender<()>>,
+    _database: DatabaseGuard,
+}
+
+/// Holds the temp SQLite folder, or drops the PostgreSQL database at the end.
+enum DatabaseGuard {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { admin_url: String, name: String },
+}
+
+impl Drop for DatabaseGuard {
+    fn drop(&mut self) {
+        if let Self::Postgres { admin_url, name } = self {
+            let (admin_url, name) = (admin_url.clone(), name.clone());
+            // Drop happens inside the test's runtime: use a thread with its own.
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                runtime.block_on(async move {
+                    if let Ok(admin) = Database::connect(&admin_url).await {
+                        let _ = admin
+                            .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                            .await;
+                        let _ = admin.close().await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+pub struct Builder {
+    backend: Backend,
+    vars: HashMap<&'static str, String>,
+    smtp_port: Option<u16>,
+}
+
+impl TestApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        Self::builder(backend).start().await
+    }
+
+    /// `None` (and a note on stderr) when TEST_POSTGRES_URL is not set.
+    pub async fn spawn_postgres() -> Option<Self> {
+        if std::env::var("TEST_POSTGRES_URL").is_err() {
+            eprintln!("TEST_POSTGRES_URL is not set: the PostgreSQL run of this test did nothing");
+            return None;
+        }
+        Some(Self::spawn(Backend::Postgres).await)
+    }
+
+    pub fn builder(backend: Backend) -> Builder {
+        Builder {
+            backend,
+            vars: HashMap::new(),
+            smtp_port: None,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// A client that keeps cookies, like a browser.
+    pub fn browser(&self) -> reqwest::Client {
+        reqwest::Client::builder().cookie_store(true).build().unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn post_as(&self, token: &str, path: &str, body: Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.client.get(self.url(path)).send().await.expect("request")
+    }
+
+    pub async fn get_as(&self, token: &str, path: &str) -> Response {
+        self.client
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn put_as(&self, token: &str, path: &str, body: Value) -> Response {
+        self.client
+            .put(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn delete_as(&self, token: &str, path: &str) -> Response {
+        self.client
+            .delete(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn graphql(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
+        let mut request = self
+            .client
+            .post(self.url("/api/graphql"))
+            .json(&json!({ "query": query, "variables": variables }));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("request").json().await.expect("json")
+    }
+
+    pub async fn register(&self, email: &str) -> Response {
+        self.post(
+            "/api/auth/register",
+            json!({
+                "name": "Asha Verma",
+                "email": email,
+                "countryCode": "+91",
+                "phone": "+919876543210",
+                "password": PASSWORD,
+                "role": "career",
+            }),
+        )
+        .await
+    }
+
+    pub async fn send_code(&self, email: &str) -> Response {
+        self.post("/api/auth/send-otp-email", json!({ "email": email }))
+            .await
+    }
+
+    pub async fn verify_code(&self, email: &str, otp: &str) -> Response {
+        self.post(
+            "/api/auth/verify-otp-email",
+            json!({ "email": email, "otp": otp }),
+        )
+        .await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.post("/api/auth/login", json!({ "email": email, "password": password }))
+            .await
+    }
+
+    /// The six-digit code of the newest code mail to `email`.
+    pub async fn code_from_mail(&self, email: &str, nth: usize) -> String {
+        let mails = self.mail.wait_for(email, nth).await;
+        code_in(&mails[nth - 1])
+    }
+
+    /// Registers, verifies by the mailed code and returns the session token.
+    pub async fn signed_up(&self, email: &str) -> String {
+        assert_eq!(self.register(email).await.status(), StatusCode::CREATED);
+        assert_eq!(self.send_code(email).await.status(), StatusCode::OK);
+        let code = self.code_from_mail(email, 1).await;
+        let body = json_of(self.verify_code(email, &code).await, StatusCode::OK).await;
+        body["data"]["token"].as_str().expect("token").to_owned()
+    }
+
+    /// Runs SQL on the test's database (to age a code, say).
+    pub async fn sql(&self, sql: &str) {
+        self.db
+            .execute_raw(Statement::from_string(
+                self.db.get_database_backend(),
+                sql.to_owned(),
+            ))
+            .await
+            .expect("sql");
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Builder {
+    pub fn env(mut self, name: &'static str, value: &str) -> Self {
+        self.vars.insert(name, value.to_owned());
+        self
+    }
+
+    /// Points the mail worker at this port, whether or not anything listens there yet.
+    pub fn smtp_port(mut self, port: u16) -> Self {
+        self.smtp_port = Some(port);
+        self
+    }
+
+    pub async fn start(self) -> TestApp {
+        LazyLock::force(&TRACING);
+        let (database_url, guard) = match self.backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}/test.db?mode=rwc", dir.path().display());
+                (url, DatabaseGuard::Sqlite(dir))
+            }
+            Backend::Postgres => {
+                let admin_url = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL");
+                let name = format!("test_{}", Uuid::new_v4().simple());
+                let admin = Database::connect(&admin_url)
+                    .await
+                    .expect("connect to PostgreSQL");
+                admin
+                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                    .await
+                    .expect("create database");
+                admin.close().await.ok();
+                let mut url = url::Url::parse(&admin_url).expect("TEST_POSTGRES_URL is a URL");
+                url.set_path(&name);
+                (url.to_string(), DatabaseGuard::Postgres { admin_url, name })
+            }
+        };
+        let (mail, smtp_port) = match self.smtp_port {
+            Some(port) => (None, port),
+            None => {
+                let catcher = SmtpCatcher::start().await;
+                let port = catcher.port;
+                (Some(catcher), port)
+            }
+        };
+        let mut vars: HashMap<&str, String> = HashMap::from([
+            ("APP_ENV", "local".to_owned()),
+            ("APP_NAME", "Talent Suite".to_owned()),
+            ("JWT_SECRET", "test-secret-test-secret-test-secret".to_owned()),
+            ("MAIN_PLATFORM_URL", "http://main.test".to_owned()),
+            ("HIRE_PLATFORM_URL", "http://hire.test".to_owned()),
+            ("CAMPUS_PLATFORM_URL", "http://campus.test".to_owned()),
+            ("CAREER_PLATFORM_URL", "http://career.test".to_owned()),
+            ("BIND_ADDR", "127.0.0.1:0".to_owned()),
+            ("SMTP_URL", format!("smtp://127.0.0.1:{smtp_port}")),
+            ("MAIL_FROM", "Talent Suite <no-reply@talent.test>".to_owned()),
+            ("CLIENT_DIST_DIR", "/nonexistent-test-dist".to_owned()),
+            ("DATABASE_URL", database_url.clone()),
+        ]);
+        vars.extend(self.vars);
+        vars.retain(|_, v| !v.is_empty());
+        let config = Config::from_lookup(|name| vars.get(name).cloned()).expect("test config");
+        let connection = db::connect(&database_url).await.expect("connect");
+        db::migrate(&connection).await.expect("migrate");
+        let app = Application::build_with(config, connection.clone())
+            .await
+            .expect("build app");
+        let port = app.port();
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            app.run_until(async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server");
+        });
+        TestApp {
+            address: format!("http://127.0.0.1:{port}"),
+            client: reqwest::Client::new(),
+            mail: match mail {
+                Some(catcher) => catcher,
+                None => SmtpCatcher::detached(smtp_port),
+            },
+            db: connection,
+            shutdown: Some(tx),
+            _database: guard,
+        }
+    }
+}
+
+/// The JSON body, after checking the status.
+pub async fn json_of(response: Response, status: StatusCode) -> Value {
+    let actual = response.status();
+    let body: Value = response.json().await.expect("a JSON body");
+    assert_eq!(actual, status, "unexpected status; body: {body}");
+    body
+}
+
+/// The six digits after "code is:" in a code mail.
+pub fn code_in(mail: &ReceivedMail) -> String {
+    let text = mail.text();
+    let after = text.split("code is:").nth(1).expect("a code mail");
+    after.chars().filter(char::is_ascii_digit).take(6).collect()
+}
+
+/// The reset token at the end of the link in a reset mail.
+pub fn reset_token_in(mail: &ReceivedMail) -> String {
+    let text = mail.text();
+    let start = text.find("/reset-password/").expect("a reset link") + "/reset-password/".len();
+    text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}

@@ -1,0 +1,15 @@
+//! Integration tests: the real server on a random port, a fresh database (SQLite always,
+//! PostgreSQL when TEST_POSTGRES_URL is set), a real SMTP listener.
+
+#[macro_use]
+mod helpers;
+mod smtp;
+
+mod accounts_deletion;
+mod accounts_email_code;
+mod accounts_login;
+mod accounts_password_reset;
+mod accounts_profile;
+mod accounts_register;
+mod foundation;
+mod mail_delivery;

@@ -1,0 +1,13 @@
+//! SeaORM entities: one module per table, plain data, no business rules.
+//!
+//! API types live in the `api` crate; these structs never leave the server.
+
+pub mod email_codes;
+pub mod mail_outbox;
+pub mod news;
+pub mod password_reset_tokens;
+pub mod rate_limits;
+pub mod sessions;
+pub mod users;
+
+pub use sea_orm;

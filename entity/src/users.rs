@@ -1,0 +1,73 @@
+//! An account: identity, credentials, profile and preferences.
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "users")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    pub name: String,
+    /// Stored lowercased; the unique index `users_email_key` makes it the account's identity.
+    #[sea_orm(unique)]
+    pub email: String,
+    pub country_code: String,
+    /// The country code joined with the digits, e.g. `+919876543210`.
+    pub phone: String,
+    /// Argon2id PHC string; `None` for accounts created through Google.
+    pub password_hash: Option<String>,
+    pub role: String,
+    pub status: String,
+    pub email_verified: bool,
+    pub two_factor_enabled: bool,
+    #[sea_orm(unique)]
+    pub google_sub: Option<String>,
+    pub bio: Option<String>,
+    pub website: Option<String>,
+    pub born: Option<Date>,
+    pub social_github: Option<String>,
+    pub social_linkedin: Option<String>,
+    pub social_instagram: Option<String>,
+    pub social_twitter: Option<String>,
+    pub social_facebook: Option<String>,
+    pub address_street: Option<String>,
+    pub address_city: Option<String>,
+    pub address_state: Option<String>,
+    pub address_zip: Option<String>,
+    pub address_country: Option<String>,
+    pub notify_email: bool,
+    pub notify_sms: bool,
+    pub notify_push: bool,
+    pub theme: String,
+    /// Consecutive wrong passwords since the last successful sign-in.
+    pub failed_logins: i32,
+    pub locked_until: Option<DateTimeUtc>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {
+    #[sea_orm(has_many = "super::sessions::Entity")]
+    Sessions,
+    #[sea_orm(has_many = "super::email_codes::Entity")]
+    EmailCodes,
+    #[sea_orm(has_many = "super::password_reset_tokens::Entity")]
+    PasswordResetTokens,
+    #[sea_orm(has_many = "super::news::Entity")]
+    News,
+}
+
+impl Related<super::sessions::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Sessions.def()
+    }
+}
+
+impl Related<super::news::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::News.def()
+    }
+}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,15 @@
+//! Schema migrations. The same migrations run on SQLite and PostgreSQL, so they use only
+//! portable column types and let the database enforce uniqueness and references.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261122_000001_initial;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261122_000001_initial::Migration)]
+    }
+}
