@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp } from './support/app-server.mjs';
-import { DESKTOP, launchBrowser, PHONE, screenshot, withPage } from './support/browser.mjs';
+import { DESKTOP, launchBrowser, PHONE, screenshot, seriousA11yViolations, withPage } from './support/browser.mjs';
 
 let app;
 let browser;
@@ -164,6 +164,7 @@ describe('mobile menu (375px)', () => {
           assert.ok(await menu.getByRole('link', { name, exact: true }).isVisible(), `${name} in the mobile menu`);
         }
         await screenshot(page, 'mobile-menu-open');
+        assert.deepEqual(await seriousA11yViolations(page), []);
 
         await page.keyboard.press('Escape');
         assert.equal(await toggle.getAttribute('aria-expanded'), 'false');

@@ -1,0 +1,24 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TextField } from './text-field';
+
+describe('TextField', () => {
+  it('labels the input and marks it required', () => {
+    render(<TextField label="Email" type="email" required />);
+    const input = screen.getByLabelText(/Email/);
+    expect(input).toHaveAttribute('aria-required', 'true');
+    expect(screen.getByText('*')).toHaveAttribute('aria-hidden', 'true');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(input).toHaveClass('border-slate-300');
+  });
+
+  it('shows the error line beneath the input with a red border', () => {
+    render(<TextField label="Email" error="Email is required" />);
+    const input = screen.getByLabelText('Email');
+    const message = screen.getByText('Email is required');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveClass('border-red-600');
+    expect(input).toHaveAccessibleDescription('Email is required');
+    expect(input.compareDocumentPosition(message) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+});
