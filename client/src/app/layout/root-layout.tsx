@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useConfig } from '@/lib/config-context';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -8,9 +8,26 @@ import { PageLoading } from './page-loading';
 // Developer tools are only ever downloaded when the environment is 'local'.
 const DevTools = lazy(() => import('../dev-tools').then((module) => ({ default: module.DevTools })));
 
+/**
+ * After a client-side navigation, focus moves to <main> so keyboard and screen-reader users
+ * start at the new page instead of on a link inside a menu that has just closed.
+ */
+function useFocusMainOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 /** Shared layout of every page: skip link, sticky header, main landmark, footer. */
 export function RootLayout() {
   const { isLocal } = useConfig();
+  useFocusMainOnNavigation();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
