@@ -21,6 +21,8 @@ pub mod graphql;
 pub mod http;
 /// Mail templates, the outbox and the SMTP worker.
 pub mod mail;
+/// The news feed.
+pub mod news;
 /// Limits shared by every instance through the database.
 pub mod rate_limit;
 /// The REST adapter over the GraphQL schema.

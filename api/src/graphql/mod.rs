@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod errors;
+pub mod news;
 pub mod types;
 
 use async_graphql::{EmptySubscription, MergedObject, Schema, SchemaBuilder};
@@ -15,10 +16,10 @@ use crate::{
 };
 
 #[derive(MergedObject, Default)]
-pub struct Query(accounts::AccountsQuery);
+pub struct Query(accounts::AccountsQuery, news::NewsQuery);
 
 #[derive(MergedObject, Default)]
-pub struct Mutation(accounts::AccountsMutation);
+pub struct Mutation(accounts::AccountsMutation, news::NewsMutation);
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;
 
@@ -64,6 +65,18 @@ impl RequestMeta {
             .get_or_try_init(|| sessions::authenticate(state, token))
             .await
             .cloned()
+    }
+
+    /// The viewer when signed in; anonymous for a missing or dead session.
+    ///
+    /// # Errors
+    /// Only when the session could not be looked up (the database is down).
+    pub async fn optional_viewer(&self, state: &AppState) -> Result<Option<Viewer>> {
+        match self.viewer(state).await {
+            Ok(viewer) => Ok(Some(viewer)),
+            Err(Error::Unauthenticated(_)) => Ok(None),
+            Err(err) => Err(err),
+        }
     }
 }
 

@@ -2,15 +2,14 @@
 
 use axum::{
     Extension, Router,
-    body::Bytes,
-    extract::{Path, rejection::BytesRejection},
+    extract::Path,
     http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     routing::{delete, get, post},
 };
 use serde_json::{Value, json};
 
-use super::operation::{Operation, Shape, json_object, keep, run};
+use super::operation::{Body, Operation, Shape, json_object, keep, run};
 use crate::{graphql::AppSchema, state::AppState};
 
 pub fn router() -> Router<AppState> {
@@ -93,8 +92,6 @@ const DELETE_USER: Operation = Operation {
     shape: Shape::Payload,
     status: StatusCode::OK,
 };
-
-type Body = Result<Bytes, BytesRejection>;
 
 /// Runs `op` with the body (reduced to `fields`) as `$input`.
 async fn with_input(

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod envelope;
+pub mod news;
 pub mod operation;
 
 use axum::{Router, extract::DefaultBodyLimit};
@@ -15,5 +16,6 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(accounts::router())
+        .merge(news::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }

@@ -34,6 +34,9 @@ pub struct Operation {
 
 pub const USER_FIELDS: &str = "fragment UserFields on User { id name email countryCode phone bio website born role status emailVerified twoFactorEnabled social { github linkedin instagram twitter facebook } address { street city state zip country } preferences { notifications { email sms push } theme } createdAt updatedAt }";
 
+/// A request body, or why axum could not read it.
+pub type Body = Result<Bytes, BytesRejection>;
+
 /// Runs `op` with `variables` as the caller of `headers`.
 pub async fn run(schema: &AppSchema, headers: &HeaderMap, op: &Operation, variables: Value) -> Response {
     let meta = RequestMeta::new(

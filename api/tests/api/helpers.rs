@@ -63,6 +63,7 @@ pub struct TestApp {
 enum DatabaseGuard {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
     Postgres { admin_url: String, name: String },
+    Caller,
 }
 
 impl Drop for DatabaseGuard {
@@ -103,6 +104,10 @@ impl TestApp {
     /// `None` (and a note on stderr) when TEST_POSTGRES_URL is not set.
     pub async fn spawn_postgres() -> Option<Self> {
         if std::env::var("TEST_POSTGRES_URL").is_err() {
+            assert!(
+                std::env::var("CI").is_err(),
+                "CI must set TEST_POSTGRES_URL: every test runs on PostgreSQL too"
+            );
             eprintln!("TEST_POSTGRES_URL is not set: the PostgreSQL run of this test did nothing");
             return None;
         }
@@ -271,6 +276,10 @@ impl Builder {
     pub async fn start(self) -> TestApp {
         LazyLock::force(&TRACING);
         let (database_url, guard) = match self.backend {
+            // A database the test chose itself (to share it with the CLI, say).
+            _ if self.vars.contains_key("DATABASE_URL") => {
+                (self.vars["DATABASE_URL"].clone(), DatabaseGuard::Caller)
+            }
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
                 let url = format!("sqlite://{}/test.db?mode=rwc", dir.path().display());

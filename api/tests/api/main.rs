@@ -13,3 +13,4 @@ mod accounts_profile;
 mod accounts_register;
 mod foundation;
 mod mail_delivery;
+mod news;

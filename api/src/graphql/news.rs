@@ -1,0 +1,168 @@
+//! News queries and mutations. The feed is a cursor connection for integrators.
+
+use async_graphql::{Context, ID, Object, SimpleObject};
+use chrono::{DateTime, Utc};
+
+use super::{context, errors::IntoGql, types::MessagePayload};
+use crate::news::{self, Cursor, Item, NewsForm, NewsPatch};
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Author {
+    pub id: ID,
+    pub name: String,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct NewsItem {
+    pub id: ID,
+    pub title: String,
+    pub summary: String,
+    pub body: String,
+    pub image_url: Option<String>,
+    pub published: bool,
+    /// Set when the item is first published.
+    pub published_at: Option<DateTime<Utc>>,
+    /// Null once the author's account is deleted.
+    pub author: Option<Author>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<Item> for NewsItem {
+    fn from((item, author): Item) -> Self {
+        Self {
+            id: ID(item.id.to_string()),
+            title: item.title,
+            summary: item.summary,
+            body: item.body,
+            image_url: item.image_url,
+            published: item.published,
+            published_at: item.published_at,
+            author: author.map(|a| Author {
+                id: ID(a.id.to_string()),
+                name: a.name,
+            }),
+            created_at: item.created_at,
+            updated_at: item.updated_at,
+        }
+    }
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct NewsEdge {
+    pub cursor: String,
+    pub node: NewsItem,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct PageInfo {
+    pub has_next_page: bool,
+    pub end_cursor: Option<String>,
+}
+
+/// A page of the feed, newest first.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct NewsConnection {
+    pub edges: Vec<NewsEdge>,
+    pub nodes: Vec<NewsItem>,
+    pub page_info: PageInfo,
+    /// Pass as `after` for the next page; null at the end.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct NewsPayload {
+    pub message: String,
+    pub item: NewsItem,
+}
+
+#[derive(Default)]
+pub struct NewsQuery;
+
+#[Object]
+impl NewsQuery {
+    /// Published items, newest first (drafts too for admins). `first`: 1-50, default 20.
+    async fn news(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> async_graphql::Result<NewsConnection> {
+        let (state, meta) = context(ctx);
+        let is_admin = meta
+            .optional_viewer(state)
+            .await
+            .gql()?
+            .is_some_and(|v| v.is_admin());
+        let page = news::list(state, is_admin, first, after.as_deref()).await.gql()?;
+        let edges: Vec<NewsEdge> = page
+            .items
+            .into_iter()
+            .map(|item| NewsEdge {
+                cursor: Cursor::of(&item.0).encode(),
+                node: item.into(),
+            })
+            .collect();
+        Ok(NewsConnection {
+            nodes: edges.iter().map(|e| e.node.clone()).collect(),
+            page_info: PageInfo {
+                has_next_page: page.next_cursor.is_some(),
+                end_cursor: edges.last().map(|e| e.cursor.clone()),
+            },
+            next_cursor: page.next_cursor,
+            edges,
+        })
+    }
+
+    /// One item; a draft only for admins.
+    async fn news_item(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<NewsItem> {
+        let (state, meta) = context(ctx);
+        let is_admin = meta
+            .optional_viewer(state)
+            .await
+            .gql()?
+            .is_some_and(|v| v.is_admin());
+        Ok(news::get(state, is_admin, &id).await.gql()?.into())
+    }
+}
+
+#[derive(Default)]
+pub struct NewsMutation;
+
+#[Object]
+impl NewsMutation {
+    /// Admins only.
+    async fn create_news(&self, ctx: &Context<'_>, input: NewsForm) -> async_graphql::Result<NewsPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let item = news::create(state, &viewer, input).await.gql()?;
+        Ok(NewsPayload {
+            message: "News item created".to_owned(),
+            item: item.into(),
+        })
+    }
+
+    /// Admins only. Fields left out stay as they are.
+    async fn update_news(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+        input: NewsPatch,
+    ) -> async_graphql::Result<NewsPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let item = news::update(state, &viewer, &id, input).await.gql()?;
+        Ok(NewsPayload {
+            message: "News item updated".to_owned(),
+            item: item.into(),
+        })
+    }
+
+    /// Admins only.
+    async fn delete_news(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        news::delete(state, &viewer, &id).await.gql()?;
+        Ok(MessagePayload::new("News item deleted"))
+    }
+}

@@ -1,0 +1,260 @@
+//! The news feed: public reading of published items, newest first with cursor pagination;
+//! writing for admins only. Drafts are visible to admins only.
+
+mod cursor;
+
+use async_graphql::MaybeUndefined;
+use chrono::{SubsecRound, Utc};
+use entity::{news, users};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+};
+use uuid::Uuid;
+
+pub use cursor::Cursor;
+
+use crate::{
+    accounts::{fields::MAX_STRING, sessions::Viewer},
+    error::{Error, FieldErrors, Result},
+    state::AppState,
+};
+
+pub const MAX_TITLE: usize = 200;
+pub const MAX_SUMMARY: usize = 500;
+pub const MAX_BODY: usize = 20_000;
+pub const DEFAULT_LIMIT: i32 = 20;
+pub const MAX_LIMIT: i32 = 50;
+pub const NOT_FOUND: &str = "News item not found";
+pub const ADMINS_ONLY: &str = "Only admins can manage news";
+
+/// An item with its author (gone once the author's account is deleted).
+pub type Item = (news::Model, Option<users::Model>);
+
+pub struct Page {
+    pub items: Vec<Item>,
+    /// The cursor after the last item, when more follow.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "CreateNewsInput")]
+pub struct NewsForm {
+    pub title: Option<String>,
+    pub summary: Option<String>,
+    pub body: Option<String>,
+    /// An http(s) URL, or null.
+    pub image_url: Option<String>,
+    /// Drafts (the default) are visible to admins only.
+    pub published: Option<bool>,
+}
+
+/// A partial update: a field left out stays as it is.
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "UpdateNewsInput")]
+pub struct NewsPatch {
+    pub title: Option<String>,
+    pub summary: Option<String>,
+    pub body: Option<String>,
+    pub image_url: MaybeUndefined<String>,
+    pub published: Option<bool>,
+}
+
+/// One page of the feed, newest first. `viewer_is_admin` adds drafts.
+///
+/// # Errors
+/// Field errors for a limit outside 1-50 or a cursor this server did not make.
+pub async fn list(
+    state: &AppState,
+    viewer_is_admin: bool,
+    limit: Option<i32>,
+    after: Option<&str>,
+) -> Result<Page> {
+    let mut errors = FieldErrors::new();
+    let limit = limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        errors.add(
+            "limit",
+            format!("limit must be a whole number from 1 to {MAX_LIMIT}"),
+        );
+    }
+    let after = match after.filter(|c| !c.is_empty()) {
+        Some(raw) => errors.check(
+            "cursor",
+            Cursor::decode(raw).ok_or_else(|| "Invalid cursor".to_owned()),
+        ),
+        None => None,
+    };
+    errors.into_result()?;
+
+    let mut query = news::Entity::find()
+        .find_also_related(users::Entity)
+        .order_by_desc(news::Column::CreatedAt)
+        .order_by_desc(news::Column::Id)
+        .limit(u64::try_from(limit).unwrap_or(20) + 1);
+    if !viewer_is_admin {
+        query = query.filter(news::Column::Published.eq(true));
+    }
+    if let Some(after) = after {
+        // Keyset pagination: items added meanwhile land before the cursor, never inside a page.
+        query = query.filter(
+            Condition::any()
+                .add(news::Column::CreatedAt.lt(after.created_at))
+                .add(
+                    Condition::all()
+                        .add(news::Column::CreatedAt.eq(after.created_at))
+                        .add(news::Column::Id.lt(after.id)),
+                ),
+        );
+    }
+    let mut items = query.all(&state.db).await?;
+    let has_more = items.len() > usize::try_from(limit).unwrap_or(20);
+    items.truncate(usize::try_from(limit).unwrap_or(20));
+    let next_cursor = has_more
+        .then(|| items.last().map(|(item, _)| Cursor::of(item).encode()))
+        .flatten();
+    Ok(Page { items, next_cursor })
+}
+
+/// One item. A draft is found only by an admin.
+///
+/// # Errors
+/// 404 for an unknown or malformed id, or a draft when the viewer is not an admin.
+pub async fn get(state: &AppState, viewer_is_admin: bool, id: &str) -> Result<Item> {
+    let not_found = || Error::NotFound(NOT_FOUND.to_owned());
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    let (item, author) = news::Entity::find_by_id(id)
+        .find_also_related(users::Entity)
+        .one(&state.db)
+        .await?
+        .ok_or_else(not_found)?;
+    if !item.published && !viewer_is_admin {
+        return Err(not_found());
+    }
+    Ok((item, author))
+}
+
+/// # Errors
+/// 403 for a non-admin; field errors.
+pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm) -> Result<Item> {
+    require_admin(viewer)?;
+    let mut errors = FieldErrors::new();
+    let title = errors.check("title", required_text(form.title.as_deref(), "Title", MAX_TITLE));
+    let summary = errors.check(
+        "summary",
+        required_text(form.summary.as_deref(), "Summary", MAX_SUMMARY),
+    );
+    let body = errors.check("body", required_text(form.body.as_deref(), "Body", MAX_BODY));
+    let image_url = errors.check("imageUrl", image_url(form.image_url.as_deref()));
+    let (Some(title), Some(summary), Some(body), Some(image_url)) = (title, summary, body, image_url) else {
+        return Err(Error::Validation(errors));
+    };
+    // Microseconds: what PostgreSQL keeps, so cursors compare the same on both databases.
+    let now = Utc::now().trunc_subsecs(6);
+    let published = form.published.unwrap_or(false);
+    let item = news::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        title: Set(title),
+        summary: Set(summary),
+        body: Set(body),
+        image_url: Set(image_url),
+        published: Set(published),
+        published_at: Set(published.then_some(now)),
+        author_id: Set(Some(viewer.user.id)),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(&state.db)
+    .await?;
+    tracing::info!(news_id = %item.id, published, "news item created");
+    Ok((item, Some(viewer.user.clone())))
+}
+
+/// # Errors
+/// 403 for a non-admin; 404 for an unknown id; field errors.
+pub async fn update(state: &AppState, viewer: &Viewer, id: &str, patch: NewsPatch) -> Result<Item> {
+    require_admin(viewer)?;
+    let (item, author) = get(state, true, id).await?;
+    let mut errors = FieldErrors::new();
+    let mut row: news::ActiveModel = item.clone().into();
+    if let Some(title) = patch.title.as_deref()
+        && let Some(title) = errors.check("title", required_text(Some(title), "Title", MAX_TITLE))
+    {
+        row.title = Set(title);
+    }
+    if let Some(summary) = patch.summary.as_deref()
+        && let Some(summary) = errors.check("summary", required_text(Some(summary), "Summary", MAX_SUMMARY))
+    {
+        row.summary = Set(summary);
+    }
+    if let Some(body) = patch.body.as_deref()
+        && let Some(body) = errors.check("body", required_text(Some(body), "Body", MAX_BODY))
+    {
+        row.body = Set(body);
+    }
+    match patch.image_url {
+        MaybeUndefined::Undefined => {}
+        MaybeUndefined::Null => row.image_url = Set(None),
+        MaybeUndefined::Value(url) => {
+            if let Some(url) = errors.check("imageUrl", image_url(Some(&url))) {
+                row.image_url = Set(url);
+            }
+        }
+    }
+    errors.into_result()?;
+    let now = Utc::now().trunc_subsecs(6);
+    if let Some(published) = patch.published {
+        row.published = Set(published);
+        if published && item.published_at.is_none() {
+            row.published_at = Set(Some(now));
+        }
+    }
+    row.updated_at = Set(now);
+    let item = row.update(&state.db).await?;
+    Ok((item, author))
+}
+
+/// # Errors
+/// 403 for a non-admin; 404 for an unknown id.
+pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+    require_admin(viewer)?;
+    let not_found = || Error::NotFound(NOT_FOUND.to_owned());
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    let deleted = news::Entity::delete_by_id(id).exec(&state.db).await?;
+    if deleted.rows_affected == 0 {
+        return Err(not_found());
+    }
+    tracing::info!(news_id = %id, "news item deleted");
+    Ok(())
+}
+
+fn require_admin(viewer: &Viewer) -> Result<()> {
+    if viewer.is_admin() {
+        Ok(())
+    } else {
+        Err(Error::Forbidden(ADMINS_ONLY.to_owned()))
+    }
+}
+
+fn required_text(value: Option<&str>, label: &str, max: usize) -> Result<String, String> {
+    let value = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("{label} is required"))?;
+    if value.chars().count() > max {
+        return Err(format!("{label} must be at most {max} characters"));
+    }
+    Ok(value.to_owned())
+}
+
+fn image_url(value: Option<&str>) -> Result<Option<String>, String> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let ok = value.len() <= MAX_STRING
+        && url::Url::parse(value).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+    if ok {
+        Ok(Some(value.to_owned()))
+    } else {
+        Err("Image URL must be a valid http(s) URL".to_owned())
+    }
+}
