@@ -15,6 +15,8 @@ pub mod config;
 pub mod db;
 /// The one error type and the codes and statuses it maps to.
 pub mod error;
+/// Google identity: ID tokens and the popup's code flow.
+pub mod google;
 /// The GraphQL schema, one part per feature.
 pub mod graphql;
 /// The router and the middleware around it; the site, health and metrics.

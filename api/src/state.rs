@@ -5,7 +5,7 @@ use std::sync::Arc;
 use sea_orm::DatabaseConnection;
 use tokio::sync::Notify;
 
-use crate::{accounts::passwords::PasswordHasher, accounts::tokens::Keys, config::Config};
+use crate::{accounts::passwords::PasswordHasher, accounts::tokens::Keys, config::Config, google::Google};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -13,6 +13,7 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub passwords: PasswordHasher,
     pub keys: Arc<Keys>,
+    pub google: Arc<Google>,
     /// Wakes the mail worker when a request has committed a mail to the outbox.
     pub mail_ready: Arc<Notify>,
 }
@@ -20,11 +21,13 @@ pub struct AppState {
 impl AppState {
     pub fn new(db: DatabaseConnection, config: Config) -> Self {
         let keys = Keys::new(config.jwt_secret.expose());
+        let google = Arc::new(Google::new(config.google.clone()));
         Self {
             db,
             config: Arc::new(config),
             passwords: PasswordHasher::new(),
             keys: Arc::new(keys),
+            google,
             mail_ready: Arc::new(Notify::new()),
         }
     }

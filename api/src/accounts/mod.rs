@@ -5,6 +5,7 @@ pub mod cookie;
 pub mod deletion;
 pub mod email_code;
 pub mod fields;
+pub mod google;
 pub mod login;
 pub mod password_reset;
 pub mod passwords;

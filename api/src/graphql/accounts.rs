@@ -6,11 +6,12 @@ use axum::http::header::SET_COOKIE;
 use super::{
     context,
     errors::IntoGql,
-    types::{MessagePayload, SessionPayload, User, UserPayload},
+    types::{GoogleSessionPayload, MessagePayload, SessionPayload, User, UserPayload},
 };
 use crate::accounts::{
     cookie, deletion,
     email_code::{self, SendCodeForm, VerifyCodeForm},
+    google::{self, GoogleLoginForm, GoogleRegisterForm},
     login::{self, LoginForm},
     password_reset::{self, ForgotForm, ResetForm},
     profile::{self, ProfileForm},
@@ -86,6 +87,43 @@ impl AccountsMutation {
             .await
             .gql()?;
         Ok(signed_in(ctx, done, "Logged in successfully"))
+    }
+
+    /// Signs in with a Google ID token. NOT_FOUND when no account has this Google email.
+    async fn google_login(
+        &self,
+        ctx: &Context<'_>,
+        input: GoogleLoginForm,
+    ) -> async_graphql::Result<SessionPayload> {
+        let (state, meta) = context(ctx);
+        let done = google::login(state, input, meta.user_agent.as_deref())
+            .await
+            .gql()?;
+        Ok(signed_in(ctx, done, "Logged in successfully"))
+    }
+
+    /// Registers (active, email verified by Google) and signs in; signs in when the account exists.
+    async fn google_register(
+        &self,
+        ctx: &Context<'_>,
+        input: GoogleRegisterForm,
+    ) -> async_graphql::Result<GoogleSessionPayload> {
+        let (state, meta) = context(ctx);
+        let done = google::register(state, input, meta.user_agent.as_deref())
+            .await
+            .gql()?;
+        let message = if done.created {
+            "Registered successfully"
+        } else {
+            "Logged in successfully"
+        };
+        let payload = signed_in(ctx, done.signed_in, message);
+        Ok(GoogleSessionPayload {
+            message: payload.message,
+            user: payload.user,
+            token: payload.token,
+            created: done.created,
+        })
     }
 
     /// Ends this session (only this one) and clears the cookie. Safe to repeat.

@@ -134,3 +134,12 @@ pub struct SessionPayload {
     pub user: User,
     pub token: String,
 }
+
+/// A Google registration: like a sign-in, and whether the account was created just now.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct GoogleSessionPayload {
+    pub message: String,
+    pub user: User,
+    pub token: String,
+    pub created: bool,
+}

@@ -1,6 +1,7 @@
 //! The axum router: the API under `/api`, health, metrics, the dev mailbox and the site,
 //! wrapped in the middleware every request passes through.
 
+pub mod google;
 pub mod graphql;
 pub mod health;
 pub mod mailbox;
@@ -14,6 +15,8 @@ use crate::{graphql::AppSchema, rest, state::AppState};
 pub fn router(state: AppState, schema: AppSchema) -> Router {
     let api = Router::new()
         .route("/graphql", get(graphql::get).post(graphql::post))
+        .route("/auth/google/start", get(google::start))
+        .route("/auth/google/callback", get(google::callback))
         .merge(rest::router())
         .fallback(middleware::api_not_found)
         .method_not_allowed_fallback(middleware::api_method_not_allowed);

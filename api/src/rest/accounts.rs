@@ -18,6 +18,8 @@ pub fn router() -> Router<AppState> {
         .route("/auth/send-otp-email", post(send_otp_email))
         .route("/auth/verify-otp-email", post(verify_otp_email))
         .route("/auth/login", post(login))
+        .route("/auth/google-login", post(google_login))
+        .route("/auth/google-register", post(google_register))
         .route("/auth/logout", post(logout))
         .route("/auth/verify", get(verify))
         .route("/auth/forgot-password", post(forgot_password))
@@ -53,6 +55,18 @@ operation!(
     StatusCode::OK,
     Shape::Payload,
     "mutation($input: LoginInput!) { result: login(input: $input) { message token user { ...UserFields } } }"
+);
+operation!(
+    GOOGLE_LOGIN,
+    StatusCode::OK,
+    Shape::Payload,
+    "mutation($input: GoogleLoginInput!) { result: googleLogin(input: $input) { message token user { ...UserFields } } }"
+);
+operation!(
+    GOOGLE_REGISTER,
+    StatusCode::OK,
+    Shape::CreatedOrNot,
+    "mutation($input: GoogleRegisterInput!) { result: googleRegister(input: $input) { message token created user { ...UserFields } } }"
 );
 operation!(
     VERIFY,
@@ -148,6 +162,25 @@ async fn login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body
         &LOGIN,
         body,
         &[("email", None), ("password", None)],
+    )
+    .await
+}
+
+async fn google_login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+    with_input(&schema, &headers, &GOOGLE_LOGIN, body, &[("idToken", None)]).await
+}
+
+async fn google_register(
+    Extension(schema): Extension<AppSchema>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    with_input(
+        &schema,
+        &headers,
+        &GOOGLE_REGISTER,
+        body,
+        &[("idToken", None), ("role", None)],
     )
     .await
 }

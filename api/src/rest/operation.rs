@@ -23,6 +23,8 @@ pub enum Shape {
     Payload,
     /// The root field is one object, put in `data` under this key.
     Wrap(&'static str),
+    /// A payload whose `created` flag picks 201 over the operation's status.
+    CreatedOrNot,
 }
 
 /// A REST route's fixed GraphQL operation. Its root field is aliased `result`.
@@ -83,7 +85,17 @@ fn reshape(op: &Operation, result: Value) -> Response {
             data.insert((*key).to_owned(), value);
             success(op.status, None, Some(Value::Object(data)))
         }
-        (Shape::Payload, other) => success(op.status, None, Some(other)),
+        (Shape::CreatedOrNot, Value::Object(mut fields)) => {
+            let created = fields.remove("created") == Some(Value::Bool(true));
+            let status = if created { StatusCode::CREATED } else { op.status };
+            let op = Operation {
+                document: op.document,
+                shape: Shape::Payload,
+                status,
+            };
+            reshape(&op, Value::Object(fields))
+        }
+        (_, other) => success(op.status, None, Some(other)),
     }
 }
 

@@ -101,17 +101,26 @@ impl TestApp {
         Self::builder(backend).start().await
     }
 
+    /// Whether the PostgreSQL runs can happen; CI must always have them.
+    pub fn postgres_configured() -> bool {
+        if std::env::var("TEST_POSTGRES_URL").is_ok() {
+            return true;
+        }
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must set TEST_POSTGRES_URL: every test runs on PostgreSQL too"
+        );
+        eprintln!("TEST_POSTGRES_URL is not set: the PostgreSQL run of this test did nothing");
+        false
+    }
+
     /// `None` (and a note on stderr) when TEST_POSTGRES_URL is not set.
     pub async fn spawn_postgres() -> Option<Self> {
-        if std::env::var("TEST_POSTGRES_URL").is_err() {
-            assert!(
-                std::env::var("CI").is_err(),
-                "CI must set TEST_POSTGRES_URL: every test runs on PostgreSQL too"
-            );
-            eprintln!("TEST_POSTGRES_URL is not set: the PostgreSQL run of this test did nothing");
-            return None;
+        if Self::postgres_configured() {
+            Some(Self::spawn(Backend::Postgres).await)
+        } else {
+            None
         }
-        Some(Self::spawn(Backend::Postgres).await)
     }
 
     pub fn builder(backend: Backend) -> Builder {

@@ -46,7 +46,7 @@ async fn smtp_down_then_up_delivers_every_queued_mail_once_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn smtp_down_then_up_delivers_every_queued_mail_once_on_postgres() {
-    if std::env::var("TEST_POSTGRES_URL").is_ok() {
+    if TestApp::postgres_configured() {
         smtp_down_then_up_delivers_every_queued_mail_once(Backend::Postgres).await;
     }
 }

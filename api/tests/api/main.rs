@@ -3,6 +3,7 @@
 
 #[macro_use]
 mod helpers;
+mod idp;
 mod smtp;
 
 mod accounts_deletion;
@@ -12,5 +13,6 @@ mod accounts_password_reset;
 mod accounts_profile;
 mod accounts_register;
 mod foundation;
+mod google;
 mod mail_delivery;
 mod news;
