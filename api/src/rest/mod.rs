@@ -4,9 +4,10 @@
 pub mod accounts;
 pub mod envelope;
 pub mod news;
+pub mod openapi;
 pub mod operation;
 
-use axum::{Router, extract::DefaultBodyLimit};
+use axum::{Router, extract::DefaultBodyLimit, routing::get};
 
 use crate::state::AppState;
 
@@ -17,5 +18,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(accounts::router())
         .merge(news::router())
+        .route("/openapi.json", get(openapi::serve))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }

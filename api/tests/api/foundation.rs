@@ -285,3 +285,31 @@ async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
     assert_eq!(api.status(), StatusCode::NOT_FOUND);
     assert_eq!(api.headers()["content-type"], "application/json");
 }
+
+db_test! {
+    async fn the_openapi_document_lists_every_rest_route_and_each_one_answers(app: TestApp) {
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        assert_eq!(doc["openapi"], "3.1.0");
+        let paths = doc["paths"].as_object().unwrap();
+        let mut operations = 0;
+        for (path, methods) in paths {
+            let concrete = path.replace("{token}", "some-token").replace("{id}", &uuid::Uuid::new_v4().to_string());
+            for method in methods.as_object().unwrap().keys() {
+                operations += 1;
+                let request = match method.as_str() {
+                    "get" => app.client.get(app.url(&format!("/api{concrete}"))),
+                    "post" => app.client.post(app.url(&format!("/api{concrete}"))).json(&json!({})),
+                    "put" => app.client.put(app.url(&format!("/api{concrete}"))).json(&json!({})),
+                    "delete" => app.client.delete(app.url(&format!("/api{concrete}"))),
+                    other => panic!("unexpected method {other}"),
+                };
+                let response = request.send().await.unwrap();
+                assert_ne!(response.status(), StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+                let body: serde_json::Value = response.json().await.unwrap();
+                assert_ne!(body["message"], "There is no API endpoint at this path", "{method} {path}");
+                assert!(body["success"].is_boolean(), "{method} {path}: {body}");
+            }
+        }
+        assert_eq!(operations, 18, "SPEC.md section 7's calls, GET /news/{{id}} and the two Google calls");
+    }
+}
