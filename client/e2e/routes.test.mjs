@@ -1,5 +1,6 @@
 // Every route renders inside the shared layout with one h1, its own title and description,
-// and no serious or critical axe violation; unknown routes get the 404 page.
+// and no serious or critical axe violation; unknown routes get the 404 page. The account
+// screens have their own suite (accounts.test.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp } from './support/app-server.mjs';
@@ -25,12 +26,6 @@ const routes = [
   { path: '/accessibility', h1: 'Accessibility' },
   { path: '/security', h1: 'Security' },
   { path: '/status', h1: 'System Status' },
-  { path: '/login', h1: 'Sign In' },
-  { path: '/register', h1: 'Create Your Account' },
-  { path: '/forgot-password', h1: 'Forgot Password' },
-  { path: '/reset-password/some-token', h1: 'Reset Password' },
-  { path: '/verify-otp', h1: 'Verify Your Email' },
-  { path: '/profile', h1: 'Profile' },
 ];
 
 let app;

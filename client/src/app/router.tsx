@@ -57,6 +57,8 @@ export const routes: RouteObject[] = [
       { path: paths.auth.register.path, element: <RegisterPage /> },
       { path: paths.auth.forgotPassword.path, element: <ForgotPasswordPage /> },
       { path: paths.auth.resetPassword.path, element: <ResetPasswordPage /> },
+      // A reset link without its token has nothing to reset (the page redirects).
+      { path: paths.auth.resetPasswordWithoutToken.path, element: <ResetPasswordPage /> },
       { path: paths.auth.verifyOtp.path, element: <VerifyOtpPage /> },
       { path: paths.profile.path, element: <ProfilePage /> },
       { path: paths.security.path, element: <SecurityPage /> },

@@ -1,4 +1,4 @@
-import { useId, type ComponentPropsWithoutRef } from 'react';
+import { useId, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 
 type TextFieldProps = Omit<ComponentPropsWithoutRef<'input'>, 'required'> & {
   label: string;
@@ -8,10 +8,12 @@ type TextFieldProps = Omit<ComponentPropsWithoutRef<'input'>, 'required'> & {
   required?: boolean;
   hint?: string;
   labelClassName?: string;
+  /** A control drawn inside the right end of the input (e.g. a show/hide password toggle). */
+  trailing?: ReactNode;
 };
 
 /** The shared text field (SPEC.md section 5): label, optional required marker, error line. */
-export function TextField({ label, error, required = false, hint, id, className = '', labelClassName = '', ...inputProps }: TextFieldProps) {
+export function TextField({ label, error, required = false, hint, id, className = '', labelClassName = '', trailing, ...inputProps }: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
@@ -29,16 +31,19 @@ export function TextField({ label, error, required = false, hint, id, className 
           </span>
         ) : null}
       </label>
+      <div className="relative">
       <input
         id={inputId}
         aria-required={required || undefined}
         aria-invalid={hasError || undefined}
         aria-describedby={describedBy}
-        className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 placeholder:text-slate-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
+        className={`block w-full rounded-lg border bg-white px-3 py-2.5 ${trailing ? 'pr-11' : ''} text-slate-900 placeholder:text-slate-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
           hasError ? 'border-red-600 focus-visible:outline-red-600' : 'border-slate-300 focus-visible:outline-indigo-600'
         }`}
         {...inputProps}
       />
+      {trailing ? <div className="absolute inset-y-0 right-0 flex items-center pr-1.5">{trailing}</div> : null}
+      </div>
       {hint ? (
         <p id={hintId} className="mt-1 text-sm text-slate-600">
           {hint}

@@ -13,6 +13,7 @@ export const paths = {
       path: '/reset-password/:token',
       getHref: (token: string) => `/reset-password/${encodeURIComponent(token)}`,
     },
+    resetPasswordWithoutToken: { path: '/reset-password', getHref: () => '/reset-password' },
     verifyOtp: { path: '/verify-otp', getHref: () => '/verify-otp' },
   },
 

@@ -55,3 +55,8 @@ export function markSignedOut(): void {
 export function invalidateSession(): void {
   invalidateQuery(SESSION_QUERY_KEY);
 }
+
+/** Shows the signed-in header at once after login, OTP verification or a profile change. */
+export function markSignedIn(user: SessionUser): void {
+  setQueryData<Session>(SESSION_QUERY_KEY, { status: 'authenticated', user });
+}

@@ -1,7 +1,123 @@
-import { LogIn } from 'lucide-react';
-import { ComingSoonPage } from '@/components/coming-soon-page';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { TextField } from '@/components/text-field';
+import { paths } from '@/config/paths';
+import { accountToast } from '@/lib/account-toast';
+import { ApiError } from '@/lib/api-client';
+import { useConfig } from '@/lib/config-context';
+import { failureMessage, fieldErrorsOf } from '../api/auth-request';
+import { login } from '../api/login';
+import { sendOtpEmail } from '../api/send-otp-email';
+import { AuthLayout } from '../components/auth-layout';
+import { GoogleButton, OrDivider } from '../components/google-button';
+import { PasswordField } from '../components/password-field';
+import { SubmitButton } from '../components/submit-button';
+import { useFieldErrors } from '../hooks/use-field-errors';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
+import { useGoogleAuth } from '../hooks/use-google-auth';
+import { loginTarget } from '../utils/redirect-target';
+import type { VerifyOtpState } from '../utils/verify-otp-state';
+import { hasErrors, validateLogin, type LoginValues } from '../utils/validation';
 
-/** Account screen placeholder; the real screen arrives with the account-screens issue. */
+const FIELDS = ['email', 'password'] as const;
+
 export function LoginPage() {
-  return <ComingSoonPage title="Sign In" eyebrow="Account" description="Sign in to your Talent Suite account to reach your platform dashboard." icon={LogIn} />;
+  const { apiBaseUrl, platformUrls } = useConfig();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const finishSignIn = useFinishSignIn();
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [remember, setRemember] = useState(false);
+  const [isPending, setPending] = useState(false);
+  const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
+  const target = () => loginTarget(searchParams.get('redirect'), platformUrls);
+  const google = useGoogleAuth({ intent: 'login', target });
+
+  const update = (field: keyof LoginValues, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    clear(field);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateLogin(values);
+    setErrors(found);
+    if (hasErrors(found)) return;
+    setPending(true);
+    try {
+      const result = await login(apiBaseUrl, { email: values.email.trim(), password: values.password });
+      finishSignIn(result.data, result.message || 'Logged in successfully', target());
+    } catch (error) {
+      const message = failureMessage(error, 'Login failed');
+      // SPEC.md section 2: a failure that mentions 'verify' leads to the OTP screen.
+      if (message.toLowerCase().includes('verify') || (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED')) {
+        accountToast.info(message);
+        const email = values.email.trim();
+        try {
+          await sendOtpEmail(apiBaseUrl, email);
+          accountToast.success('OTP sent to your email');
+        } catch {
+          // A code may still be valid (cooldown); the OTP screen offers Resend.
+        }
+        const state: VerifyOtpState = { email };
+        void navigate(paths.auth.verifyOtp.getHref(), { state });
+        return;
+      }
+      setFromServer(fieldErrorsOf(error), FIELDS);
+      accountToast.error(message);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Sign In" subtitle="Welcome back. Sign in to continue to your platform.">
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={values.email}
+          error={errors.email}
+          onChange={(event) => update('email', event.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={values.password}
+          error={errors.password}
+          onChange={(event) => update('password', event.target.value)}
+        />
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <label className="inline-flex items-center gap-2 text-slate-700">
+            <input
+              type="checkbox"
+              checked={remember}
+              onChange={(event) => setRemember(event.target.checked)}
+              className="size-4 rounded border-slate-300 accent-indigo-700"
+            />
+            Remember me
+          </label>
+          <Link to={paths.auth.forgotPassword.getHref()} className="font-semibold text-indigo-700 hover:underline">
+            Forgot Password?
+          </Link>
+        </div>
+        <SubmitButton pending={isPending} disabled={google.isPending}>
+          {isPending ? 'Signing In...' : 'Sign In'}
+        </SubmitButton>
+      </form>
+      <OrDivider />
+      <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Don&apos;t have an account?{' '}
+        <Link to={paths.auth.register.getHref()} className="font-semibold text-indigo-700 hover:underline">
+          Register
+        </Link>
+      </p>
+    </AuthLayout>
+  );
 }

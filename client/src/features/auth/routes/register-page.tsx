@@ -1,7 +1,150 @@
-import { UserPlus } from 'lucide-react';
-import { ComingSoonPage } from '@/components/coming-soon-page';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { TextField } from '@/components/text-field';
+import { paths } from '@/config/paths';
+import { accountToast } from '@/lib/account-toast';
+import { useConfig } from '@/lib/config-context';
+import { dashboardHref } from '@/lib/dashboard-url';
+import { failureMessage, fieldErrorsOf } from '../api/auth-request';
+import { register, type Role } from '../api/register';
+import { sendOtpEmail } from '../api/send-otp-email';
+import { AuthLayout } from '../components/auth-layout';
+import { GoogleButton, OrDivider } from '../components/google-button';
+import { PasswordField } from '../components/password-field';
+import { RoleSelector } from '../components/role-selector';
+import { SubmitButton } from '../components/submit-button';
+import { useFieldErrors } from '../hooks/use-field-errors';
+import { useGoogleAuth } from '../hooks/use-google-auth';
+import { hasErrors, ROLE_NAME_LABELS, validateRegister, type RegisterField, type RegisterValues } from '../utils/validation';
+import type { VerifyOtpState } from '../utils/verify-otp-state';
 
-/** Account screen placeholder; the real screen arrives with the account-screens issue. */
+const FIELDS: readonly RegisterField[] = ['name', 'email', 'countryCode', 'phone', 'password'];
+
 export function RegisterPage() {
-  return <ComingSoonPage title="Create Your Account" eyebrow="Account" description="Join Talent Suite as a student, an institute or a hiring organisation." icon={UserPlus} />;
+  const { apiBaseUrl, platformUrls } = useConfig();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<RegisterValues>({ role: 'career', name: '', email: '', countryCode: '+91', phone: '', password: '' });
+  const [isPending, setPending] = useState(false);
+  const { errors, setErrors, clear, setFromServer } = useFieldErrors<RegisterField>();
+  // A new Google account goes to the platform of the role it chose (the Dashboard link's target).
+  const google = useGoogleAuth({
+    intent: 'register',
+    role: values.role,
+    target: (role) => {
+      const href = dashboardHref(role, platformUrls);
+      return href === '/' ? platformUrls.main : href;
+    },
+  });
+  const nameLabel = ROLE_NAME_LABELS[values.role];
+
+  const update = (field: RegisterField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    clear(field);
+  };
+
+  const changeRole = (role: Role) => {
+    setValues((current) => ({ ...current, role }));
+    // The name's error names the label, which follows the role.
+    clear('name');
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateRegister(values);
+    setErrors(found);
+    if (hasErrors(found)) return;
+    setPending(true);
+    const email = values.email.trim();
+    const countryCode = values.countryCode.trim();
+    const phone = `${countryCode}${values.phone.trim()}`;
+    try {
+      const result = await register(apiBaseUrl, { name: values.name.trim(), email, countryCode, phone, password: values.password, role: values.role });
+      accountToast.success(result.message || 'Registered successfully');
+    } catch (error) {
+      setFromServer(fieldErrorsOf(error), FIELDS);
+      accountToast.error(failureMessage(error, 'Registration failed'));
+      setPending(false);
+      return;
+    }
+    // SPEC.md section 4: register, then ask for a code, then the OTP screen.
+    try {
+      const sent = await sendOtpEmail(apiBaseUrl, email);
+      accountToast.success(sent.message || 'OTP sent to your email');
+    } catch (error) {
+      accountToast.error(failureMessage(error, 'Failed to resend OTP'));
+    }
+    setPending(false);
+    const state: VerifyOtpState = { email, phone };
+    void navigate(paths.auth.verifyOtp.getHref(), { state });
+  };
+
+  return (
+    <AuthLayout title="Create Your Account" subtitle="Join Talent Suite as a student, an institute or a hiring organisation.">
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Register">
+        <RoleSelector value={values.role} onChange={changeRole} />
+        <TextField
+          label={nameLabel}
+          name="name"
+          autoComplete={values.role === 'career' ? 'name' : 'organization'}
+          required
+          value={values.name}
+          error={errors.name}
+          onChange={(event) => update('name', event.target.value)}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={values.email}
+          error={errors.email}
+          onChange={(event) => update('email', event.target.value)}
+        />
+        <div className="grid grid-cols-[7rem_1fr] gap-3">
+          <TextField
+            label="Country Code"
+            name="countryCode"
+            autoComplete="tel-country-code"
+            inputMode="tel"
+            required
+            value={values.countryCode}
+            error={errors.countryCode}
+            onChange={(event) => update('countryCode', event.target.value)}
+          />
+          <TextField
+            label="Phone"
+            type="tel"
+            name="phone"
+            autoComplete="tel-national"
+            inputMode="numeric"
+            required
+            value={values.phone}
+            error={errors.phone}
+            onChange={(event) => update('phone', event.target.value)}
+          />
+        </div>
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={values.password}
+          error={errors.password}
+          onChange={(event) => update('password', event.target.value)}
+        />
+        <SubmitButton pending={isPending} disabled={google.isPending}>
+          {isPending ? 'Registering...' : 'Register'}
+        </SubmitButton>
+      </form>
+      <OrDivider />
+      <GoogleButton label="Sign up with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Already have an account?{' '}
+        <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-700 hover:underline">
+          Sign In
+        </Link>
+      </p>
+    </AuthLayout>
+  );
 }

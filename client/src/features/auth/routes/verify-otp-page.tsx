@@ -1,7 +1,116 @@
-import { MailCheck } from 'lucide-react';
-import { ComingSoonPage } from '@/components/coming-soon-page';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { buttonClass } from '@/components/button-styles';
+import { TextField } from '@/components/text-field';
+import { paths } from '@/config/paths';
+import { accountToast } from '@/lib/account-toast';
+import { ApiError } from '@/lib/api-client';
+import { useConfig } from '@/lib/config-context';
+import { markSignedIn } from '@/lib/session';
+import { storeToken } from '@/lib/token-storage';
+import { failureMessage, fieldErrorsOf } from '../api/auth-request';
+import { sendOtpEmail } from '../api/send-otp-email';
+import { verifyOtpEmail } from '../api/verify-otp-email';
+import { AuthLayout } from '../components/auth-layout';
+import { SubmitButton } from '../components/submit-button';
+import { OTP_RESEND_COOLDOWN_S, useCooldown } from '../hooks/use-cooldown';
+import { useFieldErrors } from '../hooks/use-field-errors';
+import { hasErrors, validateOtp } from '../utils/validation';
+import { readVerifyOtpState } from '../utils/verify-otp-state';
 
-/** Account screen placeholder; the real screen arrives with the account-screens issue. */
+export const INVALID_STATE_MESSAGE = 'Invalid verification state. Please register again.';
+
+/** Without an email in the navigation state there is nothing to verify: back to /register. */
+function InvalidState() {
+  useEffect(() => {
+    accountToast.error(INVALID_STATE_MESSAGE, 'invalid-verification-state');
+  }, []);
+  return <Navigate to={paths.auth.register.getHref()} replace />;
+}
+
 export function VerifyOtpPage() {
-  return <ComingSoonPage title="Verify Your Email" eyebrow="Account" description="Enter the one-time code we sent to your email address." icon={MailCheck} />;
+  const location = useLocation();
+  const state = readVerifyOtpState(location.state);
+  if (!state) return <InvalidState />;
+  return <VerifyOtpForm email={state.email} />;
+}
+
+function VerifyOtpForm({ email }: { email: string }) {
+  const { apiBaseUrl } = useConfig();
+  const navigate = useNavigate();
+  const [otp, setOtp] = useState('');
+  const [isVerifying, setVerifying] = useState(false);
+  const [isSending, setSending] = useState(false);
+  const { errors, setErrors, clear } = useFieldErrors<'otp'>();
+  // A code was just sent (after register or a refused sign-in), so the cooldown starts now.
+  const cooldown = useCooldown(OTP_RESEND_COOLDOWN_S);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateOtp({ otp });
+    setErrors(found);
+    if (hasErrors(found)) return;
+    setVerifying(true);
+    try {
+      const result = await verifyOtpEmail(apiBaseUrl, { email, otp: otp.trim() });
+      storeToken(result.data.token);
+      markSignedIn(result.data.user);
+      accountToast.success(result.message || 'Email verified successfully!');
+      void navigate(paths.home.getHref());
+    } catch (error) {
+      const message = failureMessage(error, 'Invalid OTP');
+      const isWrongCode = error instanceof ApiError && error.status === 400;
+      setErrors({ otp: fieldErrorsOf(error).otp ?? (isWrongCode ? message : undefined) });
+      accountToast.error(message);
+    } finally {
+      setVerifying(false);
+    }
+  };
+
+  const onResend = async () => {
+    setSending(true);
+    try {
+      await sendOtpEmail(apiBaseUrl, email);
+      accountToast.success('OTP resent to your email');
+      cooldown.start(OTP_RESEND_COOLDOWN_S);
+    } catch (error) {
+      accountToast.error(failureMessage(error, 'Failed to resend OTP'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const resendLabel = cooldown.remaining > 0 ? `Resend in ${cooldown.remaining}s` : isSending ? 'Sending...' : 'Resend OTP';
+
+  return (
+    <AuthLayout title="Verify Your Email" subtitle="Enter the one-time code we sent to your email address.">
+      <p className="mb-4 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900">
+        Code sent to <strong className="break-all">{email}</strong>
+      </p>
+      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
+        <TextField
+          label="OTP"
+          name="otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          value={otp}
+          error={errors.otp}
+          onChange={(event) => {
+            setOtp(event.target.value);
+            clear('otp');
+          }}
+        />
+        <SubmitButton pending={isVerifying}>{isVerifying ? 'Verifying...' : 'Verify OTP'}</SubmitButton>
+      </form>
+      <button
+        type="button"
+        onClick={() => void onResend()}
+        disabled={cooldown.remaining > 0 || isSending || isVerifying}
+        className={`${buttonClass('secondary', 'md')} mt-3 w-full`}
+      >
+        {resendLabel}
+      </button>
+    </AuthLayout>
+  );
 }

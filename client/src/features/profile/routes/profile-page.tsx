@@ -1,7 +1,159 @@
-import { UserRound } from 'lucide-react';
-import { ComingSoonPage } from '@/components/coming-soon-page';
+import { ApolloProvider } from '@apollo/client/react';
+import { LoaderCircle, Pencil, Trash2 } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { buttonClass } from '@/components/button-styles';
+import { paths } from '@/config/paths';
+import { accountToast } from '@/lib/account-toast';
+import { useConfig } from '@/lib/config-context';
+import { markSignedIn, markSignedOut, useSession } from '@/lib/session';
+import { clearStoredToken } from '@/lib/token-storage';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { createProfileApolloClient } from '../api/apollo-client';
+import { useDeleteUser } from '../api/delete-user';
+import { useMe } from '../api/get-me';
+import type { ProfileUser } from '../api/profile-user';
+import { useUpdateProfile } from '../api/update-profile';
+import { DeleteAccountDialog } from '../components/delete-account-dialog';
+import { AddressDetails, PersonalDetails, PreferenceDetails, SecuritySection, SocialDetails } from '../components/profile-details';
+import { ProfileEditForm } from '../components/profile-edit-form';
+import { ProfileHeader } from '../components/profile-header';
+import { SectionCard } from '../components/section-card';
+import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '../utils/graphql-errors';
+import { formValuesFromUser, toUpdateInput, type ProfileErrorKey, type ProfileFormValues } from '../utils/profile-form';
 
-/** Profile placeholder; the real screen arrives with the account-screens issue. */
+/** The profile route: the only place Apollo is loaded (this module is a lazy route chunk). */
 export function ProfilePage() {
-  return <ComingSoonPage title="Profile" eyebrow="Account" description="Your personal information, social profiles, address, preferences and security settings." icon={UserRound} />;
+  const { apiBaseUrl } = useConfig();
+  const client = useMemo(() => createProfileApolloClient(apiBaseUrl), [apiBaseUrl]);
+  usePageMeta('Profile', 'Your personal information, social profiles, address, preferences and security settings.');
+  return (
+    <div className="bg-slate-50 px-4 py-8 sm:py-12">
+      <div className="mx-auto max-w-4xl">
+        <h1 className="mb-6 text-3xl font-bold text-slate-900">Profile</h1>
+        <ApolloProvider client={client}>
+          <ProfileGate />
+        </ApolloProvider>
+      </div>
+    </div>
+  );
+}
+
+function LoadingProfile() {
+  return (
+    <p role="status" className="flex items-center gap-2 text-slate-700">
+      <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+      Loading profile...
+    </p>
+  );
+}
+
+function SignInPrompt() {
+  return (
+    <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
+      <p className="text-lg font-semibold text-slate-900">Please sign in to view your profile.</p>
+      <p className="mt-1 text-slate-600">Your profile is available once you are signed in.</p>
+      <Link to={`${paths.auth.login.getHref()}?redirect=${encodeURIComponent(paths.profile.getHref())}`} className={`${buttonClass('primary', 'md')} mt-5`}>
+        Sign In
+      </Link>
+    </div>
+  );
+}
+
+/** SPEC.md section 4: the profile is fetched only once the verify call says signed in. */
+function ProfileGate() {
+  const session = useSession();
+  if (session.state === 'loading') return <LoadingProfile />;
+  if (session.state === 'signed-out') return <SignInPrompt />;
+  return <ProfileContent />;
+}
+
+function ProfileContent() {
+  const { data, loading, error } = useMe();
+  if (loading && !data) return <LoadingProfile />;
+  if (graphQLErrorCode(error) === 'UNAUTHENTICATED') return <SignInPrompt />;
+  if (!data) {
+    return (
+      <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">
+        {graphQLMessage(error, 'Something went wrong')}
+      </p>
+    );
+  }
+  return <ProfileScreen user={data.me} />;
+}
+
+function ProfileScreen({ user }: { user: ProfileUser }) {
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [updateProfile, updateState] = useUpdateProfile();
+  const [deleteUser, deleteState] = useDeleteUser();
+  const initialValues = useMemo(() => formValuesFromUser(user), [user]);
+  const closeDelete = useCallback(() => setConfirmingDelete(false), []);
+
+  const save = async (values: ProfileFormValues): Promise<Partial<Record<ProfileErrorKey, string>>> => {
+    try {
+      const result = await updateProfile({ variables: { input: toUpdateInput(values, initialValues) } });
+      const updated = result.data?.updateProfile;
+      if (updated) markSignedIn(updated.user);
+      accountToast.success(updated?.message || 'Profile updated');
+      setEditing(false);
+      return {};
+    } catch (error) {
+      accountToast.error(graphQLMessage(error, 'Something went wrong'));
+      return graphQLFieldErrors(error);
+    }
+  };
+
+  const confirmDelete = async () => {
+    try {
+      const result = await deleteUser({ variables: { id: user.id } });
+      clearStoredToken();
+      markSignedOut();
+      accountToast.success(result.data?.deleteUser.message || 'Account deleted');
+      void navigate(paths.home.getHref());
+    } catch (error) {
+      setConfirmingDelete(false);
+      accountToast.error(graphQLMessage(error, 'Something went wrong'));
+    }
+  };
+
+  const actions = editing ? null : (
+    <>
+      <button type="button" onClick={() => setEditing(true)} className={buttonClass('light', 'md')}>
+        <Pencil aria-hidden="true" className="size-4" />
+        Edit profile
+      </button>
+      <button type="button" onClick={() => setConfirmingDelete(true)} className={`${buttonClass('solid', 'md')} bg-red-700 hover:bg-red-800`}>
+        <Trash2 aria-hidden="true" className="size-4" />
+        Delete account
+      </button>
+    </>
+  );
+
+  return (
+    <div className="space-y-6">
+      <ProfileHeader user={user} actions={actions} />
+      {editing ? (
+        <ProfileEditForm user={user} initialValues={initialValues} pending={updateState.loading} onSave={save} onCancel={() => setEditing(false)} />
+      ) : (
+        <>
+          <SectionCard title="Personal Information">
+            <PersonalDetails user={user} />
+          </SectionCard>
+          <SectionCard title="Social Profiles">
+            <SocialDetails user={user} />
+          </SectionCard>
+          <SectionCard title="Address">
+            <AddressDetails user={user} />
+          </SectionCard>
+          <SectionCard title="Preferences">
+            <PreferenceDetails user={user} />
+          </SectionCard>
+        </>
+      )}
+      <SecuritySection twoFactorEnabled={user.twoFactorEnabled} />
+      <DeleteAccountDialog open={confirmingDelete} pending={deleteState.loading} onCancel={closeDelete} onConfirm={() => void confirmDelete()} />
+    </div>
+  );
 }

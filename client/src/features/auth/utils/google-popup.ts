@@ -1,0 +1,77 @@
+/** SPEC.md section 9: the Google popup window is 500 by 600. */
+export const GOOGLE_POPUP_NAME = 'google-signin';
+export const GOOGLE_POPUP_FEATURES = 'width=500,height=600';
+
+export type GoogleIntent = { intent: 'login' } | { intent: 'register'; role: string };
+export type GooglePopupResult = { ok: true; idToken: string } | { ok: false; code: string };
+
+type PopupMessage = { type: 'google-id-token'; idToken: string } | { type: 'google-error'; code: string };
+
+export function googleStartUrl(apiBaseUrl: string, intent: GoogleIntent): string {
+  const params = new URLSearchParams({ intent: intent.intent });
+  if (intent.intent === 'register') params.set('role', intent.role);
+  return `${apiBaseUrl}/auth/google/start?${params.toString()}`;
+}
+
+function readMessage(data: unknown): PopupMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const record = data as Record<string, unknown>;
+  if (record.type === 'google-id-token' && typeof record.idToken === 'string') return { type: 'google-id-token', idToken: record.idToken };
+  if (record.type === 'google-error') return { type: 'google-error', code: typeof record.code === 'string' ? record.code : 'unknown' };
+  return null;
+}
+
+export type OpenGooglePopupOptions = {
+  /** Only messages from this origin (the main platform's) are believed. */
+  trustedOrigin: string;
+  win?: Window;
+  pollMs?: number;
+};
+
+/**
+ * Opens the server's Google start page in a popup and resolves with the ID token its callback
+ * page posts back, or with an error code: popup-blocked, popup-closed-by-user or the code
+ * the callback reported.
+ */
+export function openGooglePopup(url: string, { trustedOrigin, win = window, pollMs = 500 }: OpenGooglePopupOptions): Promise<GooglePopupResult> {
+  const popup = win.open(url, GOOGLE_POPUP_NAME, GOOGLE_POPUP_FEATURES);
+  if (!popup) return Promise.resolve({ ok: false, code: 'popup-blocked' });
+
+  return new Promise((resolve) => {
+    let settled = false;
+    let closedTimer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (result: GooglePopupResult) => {
+      if (settled) return;
+      settled = true;
+      win.removeEventListener('message', onMessage);
+      clearInterval(poll);
+      clearTimeout(closedTimer);
+      resolve(result);
+    };
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== trustedOrigin) return;
+      const message = readMessage(event.data);
+      if (!message) return;
+      finish(message.type === 'google-id-token' ? { ok: true, idToken: message.idToken } : { ok: false, code: message.code });
+    };
+    win.addEventListener('message', onMessage);
+    const poll = setInterval(() => {
+      // The callback page posts and then closes itself: give its message a moment to arrive.
+      if (popup.closed && closedTimer === undefined) {
+        closedTimer = setTimeout(() => finish({ ok: false, code: 'popup-closed-by-user' }), pollMs);
+      }
+    }, pollMs);
+  });
+}
+
+/** Friendly texts for the popup's own failures; other codes use the screen's default. */
+export function popupErrorMessage(code: string): string | null {
+  switch (code) {
+    case 'popup-closed-by-user':
+      return 'Google sign-in was cancelled: the window was closed.';
+    case 'popup-blocked':
+      return 'The Google sign-in window was blocked. Allow pop-ups for this site and try again.';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,27 @@
+import { useId, type ReactNode } from 'react';
+
+export function SectionCard({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-lg font-bold text-slate-900">
+          {title}
+        </h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** One label/value row of a read-only section; an empty value shows "Not provided". */
+export function DetailRow({ label, value }: { label: string; value: ReactNode }) {
+  const empty = value === null || value === undefined || value === '';
+  return (
+    <div className="min-w-0">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className={`mt-0.5 break-words ${empty ? 'text-slate-500 italic' : 'text-slate-900'}`}>{empty ? 'Not provided' : value}</dd>
+    </div>
+  );
+}
