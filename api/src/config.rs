@@ -90,6 +90,8 @@ pub struct Config {
     pub client_dist_dir: PathBuf,
     /// `APP_DEBUG`: the specification's debug flag, handed to the site.
     pub debug: bool,
+    /// `RATE_LIMIT_PER_IP`: API requests per route per address per ten minutes (0: off).
+    pub rate_limit_per_ip: u32,
 }
 
 /// Why the configuration was refused. The text is what the operator sees before exit.
@@ -103,6 +105,8 @@ pub enum ConfigError {
 
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/app.db?mode=rwc";
 pub const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
+/// API.md: at least 600 requests per 10 minutes per route from one address.
+pub const DEFAULT_RATE_LIMIT_PER_IP: u32 = 600;
 const MIN_PRODUCTION_SECRET_LEN: usize = 32;
 
 impl Config {
@@ -190,6 +194,13 @@ impl Config {
                 });
             }
         };
+        let rate_limit_per_ip = match get("RATE_LIMIT_PER_IP") {
+            None => DEFAULT_RATE_LIMIT_PER_IP,
+            Some(value) => value.parse().map_err(|_| ConfigError::Invalid {
+                name: "RATE_LIMIT_PER_IP",
+                reason: "expected a whole number of requests per ten minutes (0 turns it off)".to_owned(),
+            })?,
+        };
         Ok(Self {
             env,
             app_name,
@@ -204,6 +215,7 @@ impl Config {
             client_dist_dir: get("CLIENT_DIST_DIR")
                 .map_or_else(|| PathBuf::from("client/dist"), PathBuf::from),
             debug,
+            rate_limit_per_ip,
         })
     }
 }

@@ -4,6 +4,7 @@
 pub mod google;
 pub mod graphql;
 pub mod health;
+pub mod ip_limit;
 pub mod mailbox;
 pub mod middleware;
 pub mod site;
@@ -20,6 +21,7 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         .merge(rest::router())
         .fallback(middleware::api_not_found)
         .method_not_allowed_fallback(middleware::api_method_not_allowed);
+    let api = ip_limit::apply(api, state.config.rate_limit_per_ip);
     let mut app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(health::live))

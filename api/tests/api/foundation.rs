@@ -313,3 +313,24 @@ db_test! {
         assert_eq!(operations, 18, "SPEC.md section 7's calls, GET /news/{{id}} and the two Google calls");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_is_limited_per_route_with_retry_after() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("RATE_LIMIT_PER_IP", "5")
+        .start()
+        .await;
+    for _ in 0..5 {
+        assert_eq!(
+            app.get("/api/auth/verify").await.status(),
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    let response = app.get("/api/auth/verify").await;
+    assert!(response.headers().contains_key("retry-after"));
+    let body = json_of(response, StatusCode::TOO_MANY_REQUESTS).await;
+    assert_eq!(body["code"], "RATE_LIMITED");
+    // Another route, and the site's health, are counted apart.
+    assert_eq!(app.get("/api/news").await.status(), StatusCode::OK);
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+}
