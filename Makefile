@@ -48,5 +48,8 @@ e2e: build-client
 	cargo build -p api
 	npm --prefix client run e2e
 
+bench:
+	./bench/run.sh
+
 schema:
 	cargo run -q -p api -- export-schema --out schema.graphql

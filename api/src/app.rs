@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
-use crate::{config::Config, db, graphql, http, mail::worker::Worker, state::AppState};
+use crate::{config::Config, db, graphql, http, janitor, mail::worker::Worker, state::AppState};
 
 pub struct Application {
     listener: TcpListener,
@@ -69,7 +69,8 @@ impl Application {
     /// When the server fails.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
-        let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx)));
+        let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx.clone())));
+        let janitor = tokio::spawn(janitor::run(self.state.db.clone(), stop_rx));
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
         axum::serve(
@@ -83,6 +84,7 @@ impl Application {
         if let Some(worker) = worker {
             let _ = worker.await;
         }
+        let _ = janitor.await;
         Ok(())
     }
 

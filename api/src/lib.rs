@@ -1,7 +1,7 @@
 //! Talent Suite's server: the account system and news feed behind the Hire, Campus and
 //! Career platforms, as GraphQL with a REST adapter, serving the built React site.
 //!
-//! Requests flow `http` → `rest` → `graphql` → the domain (`accounts`, `mail`) → `entity`.
+//! Requests flow `http` → `rest` → `graphql` → the domain (`accounts`, `news`, `mail`) → `entity`.
 
 /// The domain of accounts: fields, passwords, sessions and every account flow.
 pub mod accounts;
@@ -21,6 +21,8 @@ pub mod google;
 pub mod graphql;
 /// The router and the middleware around it; the site, health and metrics.
 pub mod http;
+/// Housekeeping of expired rows.
+pub mod janitor;
 /// Mail templates, the outbox and the SMTP worker.
 pub mod mail;
 /// The news feed.

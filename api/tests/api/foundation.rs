@@ -334,3 +334,18 @@ async fn one_address_is_limited_per_route_with_retry_after() {
     assert_eq!(app.get("/api/news").await.status(), StatusCode::OK);
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
 }
+
+db_test! {
+    async fn housekeeping_removes_expired_sessions_and_keeps_live_ones(app: TestApp) {
+        let live = app.signed_up("keep@example.com").await;
+        let stale = json_of(app.login("keep@example.com", crate::helpers::PASSWORD).await, StatusCode::OK).await["data"]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        app.sql("UPDATE sessions SET expires_at = created_at WHERE id = (SELECT id FROM sessions ORDER BY created_at DESC LIMIT 1)").await;
+        let removed = api::janitor::sweep(&app.db).await.unwrap();
+        assert!(removed >= 1);
+        json_of(app.get_as(&live, "/api/auth/verify").await, StatusCode::OK).await;
+        json_of(app.get_as(&stale, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+    }
+}
