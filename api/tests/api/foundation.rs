@@ -349,3 +349,28 @@ db_test! {
         json_of(app.get_as(&stale, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
     }
 }
+
+#[tokio::test]
+async fn sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout() {
+    use sea_orm::{ConnectionTrait, Statement};
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let pragma = |name: &'static str| {
+        let db = app.db.clone();
+        async move {
+            let row = db
+                .query_one_raw(Statement::from_string(
+                    db.get_database_backend(),
+                    format!("PRAGMA {name}"),
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get_by_index::<String>(0)
+                .or_else(|_| row.try_get_by_index::<i64>(0).map(|n| n.to_string()))
+                .unwrap()
+        }
+    };
+    assert_eq!(pragma("journal_mode").await, "wal");
+    assert_eq!(pragma("foreign_keys").await, "1");
+    assert_eq!(pragma("busy_timeout").await, "10000");
+}
