@@ -7,11 +7,11 @@ use chrono::Utc;
 use clap::{Parser, Subcommand};
 use entity::users;
 use sea_orm::{ActiveModelTrait, Set};
-use uuid::Uuid;
 
 use crate::{
     accounts::{
-        fields::{Email, Name, Password},
+        self,
+        fields::{Email, Name, Password, Role},
         find_by_email,
         passwords::PasswordHasher,
     },
@@ -141,28 +141,9 @@ async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Resul
         println!("{} is now an admin.", email.as_str());
         return Ok(());
     }
-    users::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        name: Set(name.into_inner()),
-        email: Set(email.as_str().to_owned()),
-        country_code: Set(String::new()),
-        phone: Set(String::new()),
-        password_hash: Set(Some(hash)),
-        role: Set("admin".to_owned()),
-        status: Set("active".to_owned()),
-        email_verified: Set(true),
-        two_factor_enabled: Set(false),
-        notify_email: Set(true),
-        notify_sms: Set(false),
-        notify_push: Set(true),
-        theme: Set("dark".to_owned()),
-        failed_logins: Set(0),
-        created_at: Set(now),
-        updated_at: Set(now),
-        ..Default::default()
-    }
-    .insert(&db)
-    .await?;
+    let mut admin = accounts::new_account(name.into_inner(), &email, Role::Admin, true);
+    admin.password_hash = Set(Some(hash));
+    admin.insert(&db).await?;
     println!("Admin {} created.", email.as_str());
     Ok(())
 }

@@ -3,7 +3,6 @@
 use chrono::Utc;
 use entity::users;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
-use uuid::Uuid;
 
 use super::{
     fields::{Email, MAX_NAME, Role},
@@ -126,28 +125,8 @@ pub async fn register(
         .chars()
         .take(MAX_NAME)
         .collect::<String>();
-    let now = Utc::now();
-    let user = users::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        name: Set(name),
-        email: Set(email.as_str().to_owned()),
-        country_code: Set(String::new()),
-        phone: Set(String::new()),
-        password_hash: Set(None),
-        role: Set(role.as_str().to_owned()),
-        status: Set("active".to_owned()),
-        email_verified: Set(true),
-        two_factor_enabled: Set(false),
-        google_sub: Set(Some(who.sub.clone())),
-        notify_email: Set(true),
-        notify_sms: Set(false),
-        notify_push: Set(true),
-        theme: Set("dark".to_owned()),
-        failed_logins: Set(0),
-        created_at: Set(now),
-        updated_at: Set(now),
-        ..Default::default()
-    };
+    let mut user = super::new_account(name, &email, role, true);
+    user.google_sub = Set(Some(who.sub.clone()));
     let user = match user.insert(&state.db).await {
         Ok(user) => user,
         // The same person registering twice at once: the second becomes a sign-in.

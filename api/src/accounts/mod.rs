@@ -14,11 +14,40 @@ pub mod register;
 pub mod sessions;
 pub mod tokens;
 
+use chrono::Utc;
 use entity::users;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use uuid::Uuid;
 
 use crate::error::Result;
-use fields::Email;
+use fields::{Email, Role};
+
+/// A new account row with API.md's defaults (email and push notifications on, sms off,
+/// theme dark); the caller sets how it signs in (password hash or Google identity).
+pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> users::ActiveModel {
+    let now = Utc::now();
+    users::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        name: Set(name),
+        email: Set(email.as_str().to_owned()),
+        country_code: Set(String::new()),
+        phone: Set(String::new()),
+        password_hash: Set(None),
+        role: Set(role.as_str().to_owned()),
+        status: Set(if verified { "active" } else { "pending" }.to_owned()),
+        email_verified: Set(verified),
+        two_factor_enabled: Set(false),
+        google_sub: Set(None),
+        notify_email: Set(true),
+        notify_sms: Set(false),
+        notify_push: Set(true),
+        theme: Set("dark".to_owned()),
+        failed_logins: Set(0),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    }
+}
 
 /// The account behind an email, if any.
 ///

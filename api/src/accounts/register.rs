@@ -1,9 +1,7 @@
 //! `register`: a new account, pending until its email is verified.
 
-use chrono::Utc;
 use entity::users;
 use sea_orm::{ActiveModelTrait, Set};
-use uuid::Uuid;
 
 use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
 use crate::{
@@ -51,41 +49,10 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<users::Mod
     };
 
     let password_hash = state.passwords.hash(&password).await?;
-    let now = Utc::now();
-    let user = users::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        name: Set(name.into_inner()),
-        email: Set(email.as_str().to_owned()),
-        country_code: Set(code.as_str().to_owned()),
-        phone: Set(phone.into_inner()),
-        password_hash: Set(Some(password_hash)),
-        role: Set(role.as_str().to_owned()),
-        status: Set("pending".to_owned()),
-        email_verified: Set(false),
-        two_factor_enabled: Set(false),
-        google_sub: Set(None),
-        bio: Set(None),
-        website: Set(None),
-        born: Set(None),
-        social_github: Set(None),
-        social_linkedin: Set(None),
-        social_instagram: Set(None),
-        social_twitter: Set(None),
-        social_facebook: Set(None),
-        address_street: Set(None),
-        address_city: Set(None),
-        address_state: Set(None),
-        address_zip: Set(None),
-        address_country: Set(None),
-        notify_email: Set(true),
-        notify_sms: Set(false),
-        notify_push: Set(true),
-        theme: Set("dark".to_owned()),
-        failed_logins: Set(0),
-        locked_until: Set(None),
-        created_at: Set(now),
-        updated_at: Set(now),
-    };
+    let mut user = super::new_account(name.into_inner(), &email, role, false);
+    user.country_code = Set(code.as_str().to_owned());
+    user.phone = Set(phone.into_inner());
+    user.password_hash = Set(Some(password_hash));
     match user.insert(&state.db).await {
         Ok(user) => {
             tracing::info!(user_id = %user.id, role = %user.role, "account registered");
