@@ -57,7 +57,7 @@ function platformUrls(baseURL) {
   };
 }
 
-function spawnServer(port, baseURL) {
+function spawnServer(port, baseURL, extraEnv) {
   const binary = path.resolve(clientDir, process.env.API_BIN ?? '../target/debug/api');
   if (!existsSync(binary)) {
     throw new Error(
@@ -80,6 +80,7 @@ function spawnServer(port, baseURL) {
       HIRE_PLATFORM_URL: urls.hire,
       CAMPUS_PLATFORM_URL: urls.campus,
       CAREER_PLATFORM_URL: urls.career,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -104,15 +105,18 @@ function spawnPreview(port, baseURL) {
   return { child, healthUrl: `${baseURL}/`, cleanup: () => {} };
 }
 
-/** Starts the app and resolves to { baseURL, mode, platformUrls, stop }. */
-export async function startApp() {
+/**
+ * Starts the app and resolves to { baseURL, mode, platformUrls, stop }. `env` adds server
+ * settings (e.g. the GOOGLE_* URLs of the stand-in identity provider).
+ */
+export async function startApp({ env = {} } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`No built client at ${distDir}. Run \`npm run build\` before \`npm run e2e\`.`);
   }
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const mode = process.env.E2E_PREVIEW === '1' ? 'preview' : 'server';
-  const { child, healthUrl, cleanup } = mode === 'preview' ? spawnPreview(port, baseURL) : spawnServer(port, baseURL);
+  const { child, healthUrl, cleanup } = mode === 'preview' ? spawnPreview(port, baseURL) : spawnServer(port, baseURL, env);
 
   const output = [];
   const keep = (chunk) => {

@@ -27,9 +27,7 @@ export function PersonalDetails({ user }: { user: ProfileUser }) {
       <DetailRow label="Phone" value={user.phone} />
       <DetailRow label="Date of Birth" value={user.born} />
       <DetailRow label="Website" value={link(user.website)} />
-      <div className="sm:col-span-2">
-        <DetailRow label="Bio" value={user.bio} />
-      </div>
+      <DetailRow label="Bio" value={user.bio} className="sm:col-span-2" />
     </dl>
   );
 }

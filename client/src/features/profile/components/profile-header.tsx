@@ -21,10 +21,8 @@ export function ProfileHeader({ user, actions }: { user: ProfileUser; actions: R
           <p className="truncate text-2xl font-bold">{user.name}</p>
           <p className="truncate text-indigo-100">{user.email}</p>
           <p className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-            <span className="rounded-full bg-white/15 px-2.5 py-0.5 font-semibold ring-1 ring-white/40">
-              <span className="sr-only">Role: </span>
-              {capitalise(user.role)}
-            </span>
+            <span className="sr-only">Role: </span>
+            <span className="rounded-full bg-white/15 px-2.5 py-0.5 font-semibold ring-1 ring-white/40">{capitalise(user.role)}</span>
             <span className="sr-only">Status: </span>
             <StatusBadge status={user.status} />
           </p>

@@ -16,10 +16,10 @@ export function SectionCard({ title, children, action }: { title: string; childr
 }
 
 /** One label/value row of a read-only section; an empty value shows "Not provided". */
-export function DetailRow({ label, value }: { label: string; value: ReactNode }) {
+export function DetailRow({ label, value, className = '' }: { label: string; value: ReactNode; className?: string }) {
   const empty = value === null || value === undefined || value === '';
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${className}`}>
       <dt className="text-sm font-medium text-slate-600">{label}</dt>
       <dd className={`mt-0.5 break-words ${empty ? 'text-slate-500 italic' : 'text-slate-900'}`}>{empty ? 'Not provided' : value}</dd>
     </div>

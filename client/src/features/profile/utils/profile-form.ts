@@ -37,7 +37,8 @@ export function formValuesFromUser(user: ProfileUser): ProfileFormValues {
   for (const key of ADDRESS_KEYS) text[`address.${key}`] = user.address[key] ?? '';
   return {
     text,
-    notifications: { ...user.preferences.notifications },
+    // Picked one by one: the cached object also carries __typename, which inputs refuse.
+    notifications: { email: user.preferences.notifications.email, sms: user.preferences.notifications.sms, push: user.preferences.notifications.push },
     theme: user.preferences.theme === 'light' ? 'light' : 'dark',
   };
 }

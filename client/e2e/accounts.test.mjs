@@ -1,0 +1,384 @@
+// The account screens against the real server: registration with the mailed code, sign-in
+// (full-page navigation, wrong password), forgot/reset password through the mailed link, the
+// profile with a saved edit, Google sign-up and sign-in through the popup and a stand-in
+// identity provider, and axe on every screen. Needs the server: skipped under E2E_PREVIEW=1.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startApp } from './support/app-server.mjs';
+import { DESKTOP, launchBrowser, PHONE, screenshot, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { googleEnv, startFakeIdp } from './support/fake-idp.mjs';
+import { latestOtp, latestResetLink } from './support/mailbox.mjs';
+
+const preview = process.env.E2E_PREVIEW === '1';
+const CLIENT_ID = 'e2e-client';
+let app;
+let idp;
+let browser;
+
+before(async () => {
+  if (preview) return;
+  idp = await startFakeIdp({ clientId: CLIENT_ID });
+  app = await startApp({ env: googleEnv(idp, CLIENT_ID) });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await idp?.stop();
+});
+
+async function api(path, body) {
+  const response = await fetch(`${app.baseURL}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** An active account made through the REST API (register, code from the mailbox, verify). */
+async function verifiedUser({ name, email, password = 'secret123', role = 'career' }) {
+  assert.equal((await api('/auth/register', { name, email, countryCode: '+91', phone: '+919876543210', password, role })).status, 201);
+  assert.equal((await api('/auth/send-otp-email', { email })).status, 200);
+  const otp = await latestOtp(app.baseURL, email);
+  const verified = await api('/auth/verify-otp-email', { email, otp });
+  assert.equal(verified.status, 200, JSON.stringify(verified.body));
+  return { email, password };
+}
+
+const desktopHeader = (page) => page.locator('header > div').first();
+const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
+
+async function expectSignedIn(page, name) {
+  await desktopHeader(page).getByRole('button', { name: new RegExp(name) }).waitFor({ timeout: 10_000 });
+}
+
+/** Marks the current document so a full-page navigation (which drops it) can be told apart. */
+const markDocument = (page) => page.evaluate(() => { window.__e2eSameDocument = true; });
+const sameDocument = (page) => page.evaluate(() => window.__e2eSameDocument === true);
+
+async function signInThroughUi(page, { email, password }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+describe('account screens (real server)', { skip: preview && 'needs the real server' }, () => {
+  test('register through the UI, verify the mailed code, and the header shows the new account', async () => {
+    const email = 'riya.register@example.com';
+    await withPage(browser, app.baseURL, 'register and verify', async (page) => {
+      await page.goto('/register');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      for (const message of ['Full Name is required', 'Email is required', 'Phone number is required', 'Password is required']) {
+        await page.getByText(message, { exact: true }).waitFor();
+      }
+      assert.deepEqual(await seriousA11yViolations(page), [], 'register with errors shown');
+      await page.locator('form').getByText('Institute', { exact: true }).click();
+      await page.getByLabel('Institute Name').fill('Riya Institute');
+      assert.equal(await page.getByText('Full Name is required').count(), 0, 'the name error clears on edit');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Phone').fill('9876543210');
+      await page.locator('input[name="password"]').fill('secret123');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+
+      await page.waitForURL('**/verify-otp');
+      await toast(page, 'Registered successfully').waitFor();
+      await toast(page, 'OTP sent to your email').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Verify Your Email' }).waitFor();
+      assert.match(await page.getByRole('button', { name: /^Resend in \d+s$/ }).innerText(), /Resend in (59|60)s/);
+      assert.ok(await page.getByRole('button', { name: /^Resend in/ }).isDisabled());
+      assert.deepEqual(await seriousA11yViolations(page), [], 'verify OTP screen');
+
+      await page.locator('input[name="otp"]').fill('000000');
+      await page.getByRole('button', { name: 'Verify OTP' }).click();
+      await page.locator('form').getByText('Invalid OTP', { exact: true }).waitFor();
+
+      const otp = await latestOtp(app.baseURL, email);
+      await page.locator('input[name="otp"]').fill(otp);
+      await page.getByRole('button', { name: 'Verify OTP' }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await toast(page, 'Email verified successfully!').waitFor();
+      await expectSignedIn(page, 'Riya Institute');
+      assert.ok(await page.evaluate(() => localStorage.getItem('token')), 'the token is stored');
+    });
+  });
+
+  test('/verify-otp without an email goes back to /register with the error', async () => {
+    await withPage(browser, app.baseURL, 'verify without state', async (page) => {
+      await page.goto('/verify-otp');
+      await page.waitForURL('**/register');
+      await toast(page, 'Invalid verification state. Please register again.').waitFor();
+    });
+  });
+
+  test('sign in: a wrong password shows the server message; the right one ends with a full-page navigation', async () => {
+    const user = await verifiedUser({ name: 'Kabir Login', email: 'kabir.login@example.com' });
+    await withPage(browser, app.baseURL, 'login', async (page) => {
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.getByText('Email is required', { exact: true }).waitFor();
+      await page.getByText('Password is required', { exact: true }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'login with errors shown');
+      await page.getByLabel('Email').fill('not-an-email');
+      assert.equal(await page.getByText('Email is required').count(), 0, 'the email error clears on edit');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.getByText('Invalid email format', { exact: true }).waitFor();
+
+      await page.getByLabel('Email').fill(user.email);
+      await page.locator('input[name="password"]').fill('wrong-password1');
+      await page.getByRole('button', { name: 'Show password' }).click();
+      assert.equal(await page.locator('input[name="password"]').getAttribute('type'), 'text');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await toast(page, 'Invalid email or password').waitFor();
+      assert.equal(new URL(page.url()).pathname, '/login');
+
+      await page.locator('input[name="password"]').fill(user.password);
+      await markDocument(page);
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await expectSignedIn(page, 'Kabir Login');
+      assert.equal(await sameDocument(page), false, 'a full-page navigation, not a client-side one');
+    });
+  });
+
+  test('sign in honours ?redirect= only for the platform origins', async () => {
+    const user = await verifiedUser({ name: 'Meera Redirect', email: 'meera.redirect@example.com' });
+    await withPage(browser, app.baseURL, 'login redirect', async (page) => {
+      await page.goto(`/login?redirect=${encodeURIComponent(`${app.platformUrls.hire}/jobs`)}`);
+      await page.getByLabel('Email').fill(user.email);
+      await page.locator('input[name="password"]').fill(user.password);
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.waitForURL(`${app.platformUrls.hire}/jobs`);
+    });
+    await withPage(browser, app.baseURL, 'login foreign redirect', async (page) => {
+      await page.route('https://evil.example/**', (route) => route.fulfill({ status: 200, body: 'evil' }));
+      await page.goto(`/login?redirect=${encodeURIComponent('https://evil.example/steal')}`);
+      await page.getByLabel('Email').fill(user.email);
+      await page.locator('input[name="password"]').fill(user.password);
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+    });
+  });
+
+  test('an unverified account is sent to /verify-otp with a fresh code', async () => {
+    const email = 'nina.unverified@example.com';
+    assert.equal((await api('/auth/register', { name: 'Nina', email, countryCode: '+91', phone: '+919876543210', password: 'secret123', role: 'career' })).status, 201);
+    await withPage(browser, app.baseURL, 'login unverified', async (page) => {
+      await signInThroughUi(page, { email, password: 'secret123' });
+      await page.waitForURL('**/verify-otp');
+      await page.getByText(email).waitFor();
+      const otp = await latestOtp(app.baseURL, email);
+      await page.locator('input[name="otp"]').fill(otp);
+      await page.getByRole('button', { name: 'Verify OTP' }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await expectSignedIn(page, 'Nina');
+    });
+  });
+
+  test('forgot password, the mailed link, a new password, then sign in with it', async () => {
+    const user = await verifiedUser({ name: 'Omar Reset', email: 'omar.reset@example.com' });
+    await withPage(browser, app.baseURL, 'forgot and reset', async (page) => {
+      await page.goto('/forgot-password');
+      await page.getByRole('button', { name: 'Send Reset Link' }).click();
+      await page.getByText('Email is required', { exact: true }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'forgot password with an error');
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByRole('button', { name: 'Send Reset Link' }).click();
+      await page.getByRole('heading', { name: 'Reset Link Sent!' }).waitFor();
+      await page.getByText(user.email).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Back to Sign In' }).getAttribute('href'), '/login');
+
+      const link = await latestResetLink(app.baseURL, user.email);
+      assert.ok(link.startsWith(`${app.baseURL}/reset-password/`), link);
+      await page.goto(link);
+      await page.getByRole('heading', { level: 1, name: 'Reset Password' }).waitFor();
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await page.getByText('Confirm password is required', { exact: true }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'reset password with errors');
+      await page.locator('input[name="password"]').fill('abcdef');
+      await page.locator('input[name="confirmPassword"]').fill('abcdeg');
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await page.getByText('Must contain at least 6 chars, 1 letter & 1 number', { exact: true }).waitFor();
+      await page.getByText('Passwords do not match', { exact: true }).waitFor();
+      await page.locator('input[name="password"]').fill('newpass42');
+      await page.locator('input[name="confirmPassword"]').fill('newpass42');
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await page.waitForURL('**/login');
+      await toast(page, 'Password reset successfully').waitFor();
+
+      await signInThroughUi(page, { email: user.email, password: user.password });
+      await toast(page, 'Invalid email or password').waitFor();
+      await signInThroughUi(page, { email: user.email, password: 'newpass42' });
+      await page.waitForURL(`${app.baseURL}/`);
+      await expectSignedIn(page, 'Omar Reset');
+    });
+  });
+
+  test('a used reset link says it is invalid', async () => {
+    await withPage(browser, app.baseURL, 'reset invalid', async (page) => {
+      await page.goto('/reset-password/not-a-real-token');
+      await page.locator('input[name="password"]').fill('newpass42');
+      await page.locator('input[name="confirmPassword"]').fill('newpass42');
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await toast(page, 'Reset link is invalid').waitFor();
+    });
+  });
+
+  test('the profile shows the account; an edit is saved and still there after a reload', async () => {
+    const user = await verifiedUser({ name: 'Priya Profile', email: 'priya.profile@example.com', role: 'hire' });
+    await withPage(browser, app.baseURL, 'profile', async (page) => {
+      await page.goto('/profile');
+      await page.getByText('Please sign in to view your profile.').waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'profile signed out');
+
+      await signInThroughUi(page, user);
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/profile');
+      const main = page.locator('main');
+      await main.getByText('priya.profile@example.com').first().waitFor();
+      for (const text of ['Priya Profile', 'Hire', 'Active', 'Personal Information', 'Social Profiles', 'Address', 'Preferences', 'Security', 'Disabled', '+919876543210']) {
+        await main.getByText(text, { exact: true }).first().waitFor();
+      }
+      assert.equal(await main.getByRole('link', { name: 'Manage Security' }).getAttribute('href'), '/security');
+      assert.deepEqual(await seriousA11yViolations(page), [], 'profile view');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'profile-phone');
+      await page.setViewportSize(DESKTOP);
+      await screenshot(page, 'profile-desktop');
+
+      await main.getByRole('button', { name: 'Edit profile' }).click();
+      assert.equal(await main.getByRole('textbox', { name: 'Email', exact: true }).getAttribute('readonly'), '');
+      await main.getByLabel('Website').fill('not a url');
+      await main.getByRole('button', { name: 'Save changes' }).click();
+      await main.getByText('Website must be a valid http(s) URL').waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'profile edit with an error');
+      await screenshot(page, 'profile-edit-desktop');
+      await main.getByLabel('Website').fill('https://priya.example.com');
+      await main.getByLabel('Bio').fill('Hiring lead for AI teams.');
+      await main.getByLabel('GitHub').fill('priya-gh');
+      await main.getByLabel('City').fill('Pune');
+      await main.getByLabel('SMS notifications').check();
+      await main.getByLabel('Light').check();
+      await main.getByRole('button', { name: 'Save changes' }).click();
+      await toast(page, 'Profile updated').waitFor();
+      await main.getByText('Hiring lead for AI teams.').waitFor();
+
+      await page.reload();
+      for (const text of ['https://priya.example.com', 'Hiring lead for AI teams.', 'priya-gh', 'Pune', 'Light']) {
+        await main.getByText(text, { exact: true }).first().waitFor();
+      }
+    });
+  });
+
+  test('deleting the account asks first, then signs out and goes home', async () => {
+    const user = await verifiedUser({ name: 'Dev Delete', email: 'dev.delete@example.com' });
+    await withPage(browser, app.baseURL, 'profile delete', async (page) => {
+      await signInThroughUi(page, user);
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/profile');
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
+      await dialog.waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'delete dialog');
+      await dialog.getByRole('button', { name: 'Delete account' }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await toast(page, 'Account deleted').waitFor();
+      await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
+      assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+    });
+    assert.equal((await api('/auth/login', user)).status, 401);
+  });
+
+  test('Google sign-up through the popup makes the account and opens the platform of the role; Google sign-in then works', async () => {
+    idp.nextIdentity = { sub: 'google-sub-zara', email: 'zara.google@example.com', name: 'Zara Google' };
+    await withPage(browser, app.baseURL, 'google register', async (page) => {
+      await page.goto('/register');
+      await page.locator('form').getByText('Hire', { exact: true }).click();
+      const popupOpened = page.waitForEvent('popup');
+      await page.getByRole('button', { name: 'Sign up with Google' }).click();
+      const popup = await popupOpened;
+      assert.match(popup.url(), /\/api\/auth\/google\/start\?intent=register&role=hire|\/authorize|\/api\/auth\/google\/callback|about:blank/);
+      await page.waitForURL(`${app.platformUrls.hire}`, { timeout: 15_000 });
+      await page.goto('/');
+      await expectSignedIn(page, 'Zara Google');
+    });
+    const authorize = idp.requests.find((request) => request.path === '/authorize');
+    assert.ok(authorize, 'the popup reached the identity provider');
+    assert.equal(authorize.query.client_id, CLIENT_ID);
+
+    await withPage(browser, app.baseURL, 'google login', async (page) => {
+      await page.goto('/login');
+      await markDocument(page);
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await page.waitForURL(`${app.baseURL}/`, { timeout: 15_000 });
+      await expectSignedIn(page, 'Zara Google');
+      assert.equal(await sameDocument(page), false);
+    });
+  });
+
+  test('Google sign-in for an unknown account says to register first', async () => {
+    idp.nextIdentity = { sub: 'google-sub-nobody', email: 'nobody.google@example.com', name: 'Nobody' };
+    await withPage(browser, app.baseURL, 'google login unknown', async (page) => {
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await toast(page, 'No account found for this Google email. Please register first.').waitFor({ timeout: 15_000 });
+      assert.equal(new URL(page.url()).pathname, '/login');
+    });
+  });
+
+  test('closing the Google popup shows a friendly message', async () => {
+    await withPage(browser, app.baseURL, 'google popup closed', async (page) => {
+      await page.context().route('**/api/auth/google/start**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>held</title>' }));
+      await page.goto('/login');
+      const popupOpened = page.waitForEvent('popup');
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      const popup = await popupOpened;
+      await popup.close();
+      await toast(page, 'Google sign-in was cancelled: the window was closed.').waitFor();
+    });
+  });
+
+  test('screens at desktop and phone widths, with no serious a11y violation', async () => {
+    for (const [path, h1] of [
+      ['/login', 'Sign In'],
+      ['/register', 'Create Your Account'],
+      ['/forgot-password', 'Forgot Password'],
+      ['/reset-password/some-token', 'Reset Password'],
+    ]) {
+      for (const [label, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ]) {
+        await withPage(
+          browser,
+          app.baseURL,
+          `${path} ${label}`,
+          async (page) => {
+            // Let the session check settle so the header is in its final state for axe.
+            const verified = page.waitForResponse('**/api/auth/verify');
+            await page.goto(path);
+            await verified;
+            await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
+            assert.equal(await page.locator('h1').count(), 1);
+            for (const tag of ['Career', 'Campus', 'Hire']) {
+              await page.getByRole('list', { name: 'Platforms' }).getByText(tag, { exact: true }).waitFor();
+            }
+            assert.equal(await page.title(), `${h1} | Talent Suite`);
+            assert.deepEqual(await seriousA11yViolations(page), [], `${path} at ${label} width`);
+            await screenshot(page, `account-${path.split('/')[1]}-${label}`);
+          },
+          { viewport },
+        );
+      }
+    }
+  });
+
+  test('a reset link without a token goes to /forgot-password', async () => {
+    await withPage(browser, app.baseURL, 'reset without token', async (page) => {
+      await page.goto('/reset-password');
+      await page.waitForURL('**/forgot-password');
+    });
+  });
+});
