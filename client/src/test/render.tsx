@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { AppProvider } from '@/app/provider';
 import { parseConfig, type AppConfig, type RawConfig } from '@/lib/config';
 
@@ -22,14 +22,16 @@ export function testConfig(overrides: RawConfig = {}): AppConfig {
 }
 
 /** Renders `ui` inside the app providers and a memory router; /login renders a marker page. */
-export function renderWithApp(ui: ReactNode, { route = '/', config = testConfig() }: { route?: string; config?: AppConfig } = {}) {
-  const router = createMemoryRouter(
-    [
-      { path: '/login', element: <h1>Login route</h1> },
-      { path: '*', element: ui },
-    ],
-    { initialEntries: [route] },
-  );
+export function renderWithApp(
+  ui: ReactNode,
+  {
+    route = '/',
+    config = testConfig(),
+    routes = [{ path: '/login', element: <h1>Login route</h1> }],
+    state,
+  }: { route?: string; config?: AppConfig; routes?: RouteObject[]; state?: unknown } = {},
+) {
+  const router = createMemoryRouter([...routes, { path: '*', element: ui }], { initialEntries: [{ pathname: new URL(route, 'http://x').pathname, search: new URL(route, 'http://x').search, state }] });
   return { router, ...render(<AppProvider config={config}><RouterProvider router={router} /></AppProvider>) };
 }
 

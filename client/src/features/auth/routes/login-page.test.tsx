@@ -1,0 +1,105 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { mockApi } from '@/test/mock-api';
+import { renderWithApp } from '@/test/render';
+import { fullPageNavigation } from '../hooks/use-finish-sign-in';
+import { LoginPage } from './login-page';
+
+const user = { id: 'u1', name: 'Asha', email: 'asha@example.com', role: 'hire', status: 'active' };
+const passwordInput = () => document.querySelector<HTMLInputElement>('input[name="password"]')!;
+
+function setup(route = '/login') {
+  const assign = vi.spyOn(fullPageNavigation, 'assign').mockImplementation(() => {});
+  renderWithApp(<LoginPage />, { route, routes: [{ path: '/verify-otp', element: <h1>OTP route</h1> }] });
+  return { assign, events: userEvent.setup() };
+}
+
+describe('LoginPage', () => {
+  it('shows the required errors, and each clears when its field is edited', async () => {
+    const api = mockApi({});
+    const { events } = setup();
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email/)).toHaveAttribute('aria-invalid', 'true');
+    await events.type(screen.getByLabelText(/Email/), 'a');
+    expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(api.calls('/auth/login')).toHaveLength(0);
+  });
+
+  it('checks the email format before calling the server', async () => {
+    const api = mockApi({});
+    const { events } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(screen.getByText('Invalid email format')).toBeInTheDocument();
+    expect(api.calls('/auth/login')).toHaveLength(0);
+  });
+
+  it('signs in, stores the token and leaves with a full-page navigation to the main platform', async () => {
+    const api = mockApi({ '/auth/login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 'jwt-1' } } } });
+    const { events, assign } = setup();
+    await events.type(screen.getByLabelText(/Email/), ' asha@example.com ');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://main.example.test'));
+    expect(api.calls('/auth/login')).toEqual([{ email: 'asha@example.com', password: 'secret1' }]);
+    expect(window.localStorage.getItem('token')).toBe('jwt-1');
+    expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
+  });
+
+  it('honours a redirect to a platform origin and ignores any other', async () => {
+    mockApi({ '/auth/login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 't' } } } });
+    const { events, assign } = setup(`/login?redirect=${encodeURIComponent('https://career.example.test/roadmap')}`);
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://career.example.test/roadmap'));
+  });
+
+  it('shows the server message on a wrong password and stays', async () => {
+    mockApi({ '/auth/login': { status: 401, body: { success: false, code: 'UNAUTHENTICATED', message: 'Invalid email or password' } } });
+    const { events, assign } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'wrong1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('sends an unverified account to /verify-otp after asking for a fresh code', async () => {
+    const api = mockApi({
+      '/auth/login': { status: 403, body: { success: false, code: 'EMAIL_NOT_VERIFIED', message: 'Please verify your email before signing in' } },
+      '/auth/send-otp-email': { status: 200, body: { success: true, message: 'OTP sent to your email' } },
+    });
+    const { events } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('heading', { name: 'OTP route' })).toBeInTheDocument();
+    expect(api.calls('/auth/send-otp-email')).toEqual([{ email: 'asha@example.com' }]);
+  });
+
+  it('toggles the password visibility', async () => {
+    mockApi({});
+    const { events } = setup();
+    expect(passwordInput()).toHaveAttribute('type', 'password');
+    await events.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(passwordInput()).toHaveAttribute('type', 'text');
+    await events.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(passwordInput()).toHaveAttribute('type', 'password');
+  });
+
+  it('has Remember me, Forgot Password, Google and Register', () => {
+    mockApi({});
+    setup();
+    expect(screen.getByRole('checkbox', { name: 'Remember me' })).not.toBeChecked();
+    expect(screen.getByRole('link', { name: 'Forgot Password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
+    expect(screen.getByRole('form', { name: 'Sign in' })).toHaveAttribute('novalidate');
+  });
+});

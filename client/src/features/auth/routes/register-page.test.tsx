@@ -1,0 +1,96 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { mockApi } from '@/test/mock-api';
+import { renderWithApp } from '@/test/render';
+import { RegisterPage } from './register-page';
+
+function OtpRoute() {
+  return <pre data-testid="otp-state">{JSON.stringify(useLocation().state)}</pre>;
+}
+
+function setup() {
+  renderWithApp(<RegisterPage />, { route: '/register', routes: [{ path: '/verify-otp', element: <OtpRoute /> }] });
+  return userEvent.setup();
+}
+
+const input = (name: string) => document.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+
+describe('RegisterPage', () => {
+  it('names the name field after the role and its required error too', async () => {
+    mockApi({});
+    const events = setup();
+    expect(screen.getByLabelText(/^Full Name/)).toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    expect(screen.getByText('Full Name is required')).toBeInTheDocument();
+    await events.click(screen.getByRole('radio', { name: 'Institute' }));
+    expect(screen.getByLabelText(/^Institute Name/)).toBeInTheDocument();
+    await events.click(screen.getByRole('radio', { name: 'Hire' }));
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    expect(screen.getByText('Organization Name is required')).toBeInTheDocument();
+    for (const message of ['Email is required', 'Phone number is required', 'Password is required']) expect(screen.getByText(message)).toBeInTheDocument();
+  });
+
+  it('checks code, phone and password and clears each error on edit', async () => {
+    mockApi({});
+    const events = setup();
+    await events.clear(input('countryCode'));
+    await events.type(input('countryCode'), '91');
+    await events.type(input('phone'), '123');
+    await events.type(input('password'), '12345');
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    expect(screen.getByText('Invalid code (e.g., +91)')).toBeInTheDocument();
+    expect(screen.getByText('Enter 6-14 digits')).toBeInTheDocument();
+    expect(screen.getByText('Minimum 6 characters')).toBeInTheDocument();
+    await events.type(input('phone'), '456');
+    expect(screen.queryByText('Enter 6-14 digits')).not.toBeInTheDocument();
+    expect(screen.getByText('Minimum 6 characters')).toBeInTheDocument();
+  });
+
+  it('registers with the joined phone, asks for a code and opens /verify-otp with email and phone', async () => {
+    const api = mockApi({
+      '/auth/register': { status: 201, body: { success: true, message: 'Registered successfully', data: { user: { id: 'u1' } } } },
+      '/auth/send-otp-email': { status: 200, body: { success: true, message: 'OTP sent to your email' } },
+    });
+    const events = setup();
+    await events.click(screen.getByRole('radio', { name: 'Institute' }));
+    await events.type(input('name'), 'Sunrise College');
+    await events.type(input('email'), 'admin@sunrise.edu');
+    await events.type(input('phone'), '9876543210');
+    await events.type(input('password'), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    const state = await screen.findByTestId('otp-state');
+    expect(JSON.parse(state.textContent ?? '')).toEqual({ email: 'admin@sunrise.edu', phone: '+919876543210' });
+    expect(api.calls('/auth/register')).toEqual([
+      { name: 'Sunrise College', email: 'admin@sunrise.edu', countryCode: '+91', phone: '+919876543210', password: 'secret1', role: 'campus' },
+    ]);
+    expect(api.calls('/auth/send-otp-email')).toEqual([{ email: 'admin@sunrise.edu' }]);
+    expect(await screen.findByText('Registered successfully')).toBeInTheDocument();
+    expect(await screen.findByText('OTP sent to your email')).toBeInTheDocument();
+  });
+
+  it('shows the server field errors and the conflict message', async () => {
+    mockApi({
+      '/auth/register': { status: 409, body: { success: false, code: 'CONFLICT', message: 'An account with this email already exists', errors: { email: 'An account with this email already exists' } } },
+    });
+    const events = setup();
+    await events.type(input('name'), 'Asha');
+    await events.type(input('email'), 'asha@example.com');
+    await events.type(input('phone'), '9876543210');
+    await events.type(input('password'), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(screen.getAllByText('An account with this email already exists').length).toBeGreaterThanOrEqual(2));
+    expect(input('email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('opens the Google popup for the chosen role, and says so when it is blocked', async () => {
+    mockApi({});
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const events = setup();
+    await events.click(screen.getByRole('radio', { name: 'Hire' }));
+    await events.click(screen.getByRole('button', { name: 'Sign up with Google' }));
+    expect(open).toHaveBeenCalledWith('/api/auth/google/start?intent=register&role=hire', 'google-signin', 'width=500,height=600');
+    expect(await screen.findByText(/window was blocked/)).toBeInTheDocument();
+  });
+});
