@@ -102,4 +102,29 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
     expect(screen.getByRole('form', { name: 'Sign in' })).toHaveAttribute('novalidate');
   });
+
+  it('signs in with Google: popup, ID token from the main origin only, google-login, full-page navigation', async () => {
+    const api = mockApi({ '/auth/google-login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 'g-jwt' } } } });
+    const open = vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
+    const { events, assign } = setup();
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    expect(open).toHaveBeenCalledWith('/api/auth/google/start?intent=login', 'google-signin', 'width=500,height=600');
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://evil.example', data: { type: 'google-id-token', idToken: 'forged' } }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-id-token', idToken: 'id-token-1' } }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://main.example.test'));
+    expect(api.calls('/auth/google-login')).toEqual([{ idToken: 'id-token-1' }]);
+    expect(window.localStorage.getItem('token')).toBe('g-jwt');
+  });
+
+  it('shows the Google error from the server, or the default', async () => {
+    mockApi({ '/auth/google-login': [{ status: 404, body: { success: false, code: 'NOT_FOUND', message: 'No account found for this Google email. Please register first.' } }, { status: 500, body: null }] });
+    vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
+    const { events } = setup();
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-id-token', idToken: 'x' } }));
+    expect(await screen.findByText('No account found for this Google email. Please register first.')).toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-error', code: 'invalid_state' } }));
+    expect(await screen.findByText('Google login failed')).toBeInTheDocument();
+  });
 });

@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { getQueryState } from '@/lib/query-cache';
+import { SESSION_QUERY_KEY } from '@/lib/session';
+import { jsonResponse, renderWithApp } from '@/test/render';
+import type { ProfileUser } from '../api/profile-user';
+import { sampleUser } from '../testing/sample-user';
+import { ProfilePage } from './profile-page';
+
+type GraphQLBody = { operationName?: string; query: string; variables?: Record<string, unknown> };
+
+const withTypenames = (user: ProfileUser) => ({
+  __typename: 'User',
+  ...user,
+  social: { __typename: 'Social', ...user.social },
+  address: { __typename: 'Address', ...user.address },
+  preferences: { __typename: 'Preferences', theme: user.preferences.theme, notifications: { __typename: 'Notifications', ...user.preferences.notifications } },
+});
+
+/** A fake server: /auth/verify signs in, and GraphQL answers Me, UpdateProfile and DeleteUser. */
+function mockServer({ signedIn = true, meError }: { signedIn?: boolean; meError?: string } = {}) {
+  let user = { ...sampleUser };
+  const operations: GraphQLBody[] = [];
+  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+    const url = String(input);
+    if (url.endsWith('/auth/verify')) {
+      return signedIn
+        ? jsonResponse(200, { success: true, data: { user: { id: user.id, name: user.name, email: user.email, role: user.role } } })
+        : jsonResponse(401, { success: false, message: 'Session expired or unauthorized' });
+    }
+    const body = JSON.parse(String(init?.body)) as GraphQLBody;
+    operations.push(body);
+    if (body.operationName === 'Me') {
+      if (meError) return jsonResponse(200, { data: null, errors: [{ message: 'Not signed in', extensions: { code: meError } }] });
+      return jsonResponse(200, { data: { me: withTypenames(user) } });
+    }
+    if (body.operationName === 'UpdateProfile') {
+      const input = body.variables?.input as { website?: string | null };
+      if (input.website === 'https://bad.example') {
+        return jsonResponse(200, { data: null, errors: [{ message: 'Website must be a valid http(s) URL', extensions: { code: 'BAD_USER_INPUT', errors: { website: 'Website must be a valid http(s) URL' } } }] });
+      }
+      user = { ...user, website: input.website ?? null, name: 'Asha R.' };
+      return jsonResponse(200, { data: { updateProfile: { __typename: 'UserPayload', message: 'Profile updated', user: withTypenames(user) } } });
+    }
+    return jsonResponse(200, { data: { deleteUser: { __typename: 'MessagePayload', message: 'Account deleted' } } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { operations, fetchMock };
+}
+
+const routes = [{ path: '/', element: <h1>Home route</h1> }];
+
+describe('ProfilePage', () => {
+  it('shows Loading profile... and then the sections', async () => {
+    window.localStorage.setItem('token', 'jwt-1');
+    const server = mockServer();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    expect(screen.getByText('Loading profile...')).toBeInTheDocument();
+    expect((await screen.findAllByText('Asha Rao')).length).toBeGreaterThan(0);
+    for (const title of ['Personal Information', 'Social Profiles', 'Address', 'Preferences', 'Security']) {
+      expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
+    }
+    expect(screen.getByText('Career')).toBeInTheDocument();
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('Disabled')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Manage Security' })).toHaveAttribute('href', '/security');
+    const graphQLCall = server.fetchMock.mock.calls.find(([url]) => String(url) === '/api/graphql');
+    expect(graphQLCall?.[1]?.credentials).toBe('include');
+    expect(new Headers(graphQLCall?.[1]?.headers).get('authorization')).toBe('Bearer jwt-1');
+  });
+
+  it('asks a signed-out visitor to sign in, without asking for the profile', async () => {
+    const server = mockServer({ signedIn: false });
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    expect(await screen.findByText('Please sign in to view your profile.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login?redirect=%2Fprofile');
+    expect(server.operations).toHaveLength(0);
+  });
+
+  it('treats an UNAUTHENTICATED answer as signed out', async () => {
+    mockServer({ meError: 'UNAUTHENTICATED' });
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    expect(await screen.findByText('Please sign in to view your profile.')).toBeInTheDocument();
+  });
+
+  it('edits and saves the profile, showing server field errors on their fields', async () => {
+    const server = mockServer();
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await events.click(await screen.findByRole('button', { name: 'Edit profile' }));
+    const form = screen.getByRole('form', { name: 'Edit profile' });
+    expect(within(form).getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
+    const website = within(form).getByRole('textbox', { name: 'Website' });
+    await events.clear(website);
+    await events.type(website, 'https://bad.example');
+    await events.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await within(form).findByText('Website must be a valid http(s) URL')).toBeInTheDocument();
+    await events.type(website, '/x');
+    expect(within(form).queryByText('Website must be a valid http(s) URL')).not.toBeInTheDocument();
+    await events.clear(website);
+    await events.type(website, 'https://asha.dev');
+    await events.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(await screen.findByText('https://asha.dev')).toBeInTheDocument();
+    expect(screen.getAllByText('Asha R.').length).toBeGreaterThan(0);
+    const update = server.operations.filter((operation) => operation.operationName === 'UpdateProfile').at(-1);
+    expect(update?.variables?.input).toMatchObject({ website: 'https://asha.dev', preferences: { notifications: { email: true, sms: false, push: true }, theme: 'dark' } });
+    expect(getQueryState<{ user: { name: string } }>(SESSION_QUERY_KEY).data?.user.name).toBe('Asha R.');
+  });
+
+  it('deletes the account after confirmation, forgets the token and goes home', async () => {
+    window.localStorage.setItem('token', 'jwt-1');
+    const server = mockServer();
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await events.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete your account?' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await events.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    expect(await screen.findByRole('heading', { name: 'Home route' })).toBeInTheDocument();
+    await waitFor(() => expect(window.localStorage.getItem('token')).toBeNull());
+    expect(server.operations.at(-1)?.variables).toEqual({ id: 'u1' });
+    expect(await screen.findByText('Account deleted')).toBeInTheDocument();
+  });
+});
