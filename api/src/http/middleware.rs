@@ -21,7 +21,6 @@ use tower_http::{
     cors::{AllowOrigin, CorsLayer},
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
-    timeout::TimeoutLayer,
     trace::TraceLayer,
 };
 
@@ -69,10 +68,7 @@ pub fn apply(router: Router, config: &Config) -> Router {
                 HeaderValue::from_static("strict-origin-when-cross-origin"),
             ))
             .layer(CompressionLayer::new())
-            .layer(TimeoutLayer::with_status_code(
-                StatusCode::SERVICE_UNAVAILABLE,
-                Duration::from_secs(30),
-            )),
+            .layer(middleware::from_fn(time_limit)),
     )
 }
 
@@ -93,6 +89,20 @@ pub async fn metrics() -> impl IntoResponse {
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         prometheus().render(),
     )
+}
+
+/// No request may hold a connection longer than this; past it the caller gets the envelope's
+/// 503 instead of waiting on a stuck dependency.
+const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+async fn time_limit(request: Request, next: Next) -> Response {
+    match tokio::time::timeout(REQUEST_TIME_LIMIT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
+            ErrorResponse::from(crate::error::Error::Unavailable).into_response()
+        }
+    }
 }
 
 async fn record_metrics(request: Request, next: Next) -> Response {
