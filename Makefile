@@ -45,7 +45,8 @@ test-client:
 	npm --prefix client test
 
 e2e: build-client
-	cargo build -p api
+	# The binary `cargo test` built (same features), so the browser suite adds no second build.
+	cargo test --workspace --no-run -q
 	npm --prefix client run e2e
 
 bench:
