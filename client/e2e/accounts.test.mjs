@@ -4,6 +4,7 @@
 // identity provider, and axe on every screen. Needs the server: skipped under E2E_PREVIEW=1.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { postApi, verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
 import { DESKTOP, launchBrowser, PHONE, screenshot, seriousA11yViolations, withPage } from './support/browser.mjs';
 import { googleEnv, startFakeIdp } from './support/fake-idp.mjs';
@@ -28,24 +29,8 @@ after(async () => {
   await idp?.stop();
 });
 
-async function api(path, body) {
-  const response = await fetch(`${app.baseURL}/api${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-/** An active account made through the REST API (register, code from the mailbox, verify). */
-async function verifiedUser({ name, email, password = 'secret123', role = 'career' }) {
-  assert.equal((await api('/auth/register', { name, email, countryCode: '+91', phone: '+919876543210', password, role })).status, 201);
-  assert.equal((await api('/auth/send-otp-email', { email })).status, 200);
-  const otp = await latestOtp(app.baseURL, email);
-  const verified = await api('/auth/verify-otp-email', { email, otp });
-  assert.equal(verified.status, 200, JSON.stringify(verified.body));
-  return { email, password };
-}
+const api = (path, body) => postApi(app.baseURL, path, body);
+const verifiedUser = (account) => verifiedAccount(app.baseURL, account);
 
 const desktopHeader = (page) => page.locator('header > div').first();
 const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });

@@ -3,6 +3,7 @@
 // REST API and the dev mailbox), and logout. Needs the server: skipped under E2E_PREVIEW=1.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { postApi, verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
 import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
 
@@ -21,32 +22,8 @@ after(async () => {
   await app?.stop();
 });
 
-async function api(path, body) {
-  const response = await fetch(`${app.baseURL}/api${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** Registers and verifies an account the way the site will, and returns its token. */
-async function signedUpUser({ name, email, role }) {
-  const registered = await api('/auth/register', { name, email, countryCode: '+91', phone: '+919876543210', password: 'secret123', role });
-  assert.equal(registered.status, 201, JSON.stringify(registered.body));
-  assert.equal((await api('/auth/send-otp-email', { email })).status, 200);
-  let code;
-  for (let attempt = 0; attempt < 40 && !code; attempt += 1) {
-    const html = await (await fetch(`${app.baseURL}/dev/mailbox`)).text();
-    const match = html.match(new RegExp(`verification code: (\\d{4,8})</h2><p class="meta">To ${email.replace('.', '\\.')}`));
-    code = match?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  assert.ok(code, 'the verification code reached the dev mailbox');
-  const verified = await api('/auth/verify-otp-email', { email, otp: code });
-  assert.equal(verified.status, 200, JSON.stringify(verified.body));
-  return verified.body.data.token;
-}
+const signedUpUser = async (account) => (await verifiedAccount(app.baseURL, account)).token;
 
 const desktopHeader = (page) => page.locator('header > div').first();
 
