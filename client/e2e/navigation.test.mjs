@@ -92,16 +92,19 @@ describe('Platforms dropdown (desktop)', () => {
 
       await page.keyboard.press('ArrowDown');
       await waitExpanded(button, true);
-      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('href'));
-      assert.equal(await focused(), '/platforms/hire');
+      // Focus moves in effects after a render: wait for it instead of sampling one instant.
+      const expectFocused = (href) =>
+        page.waitForFunction((h) => document.activeElement?.getAttribute('href') === h, href, { timeout: 5000 });
+      await expectFocused('/platforms/hire');
       await page.keyboard.press('ArrowDown');
-      assert.equal(await focused(), '/platforms/campus');
+      await expectFocused('/platforms/campus');
       await page.keyboard.press('Tab');
-      assert.equal(await focused(), '/platforms/career');
+      await expectFocused('/platforms/career');
 
       await page.keyboard.press('Escape');
       await waitExpanded(button, false);
-      assert.ok(await button.evaluate((el) => el === document.activeElement), 'focus returns to the button');
+      // Focus returns to the button.
+      await page.waitForFunction((el) => el === document.activeElement, await button.elementHandle(), { timeout: 5000 });
       // The keyboard focus ring is visible.
       assert.notEqual(await button.evaluate((el) => getComputedStyle(el).outlineStyle), 'none');
 
@@ -109,13 +112,14 @@ describe('Platforms dropdown (desktop)', () => {
       await page.keyboard.press('Enter');
       await waitExpanded(button, true);
       await page.keyboard.press('Tab');
-      assert.equal(await focused(), '/platforms/hire');
+      await expectFocused('/platforms/hire');
       await page.keyboard.press('Enter');
       await page.waitForURL('**/platforms/hire');
       await waitExpanded(button, false);
 
-      // After a client-side navigation focus starts at the new page's main landmark.
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+      // After a client-side navigation focus starts at the new page's main landmark (set by an
+      // effect once the new route renders, so wait for it rather than sample one instant).
+      await page.waitForFunction(() => document.activeElement?.id === 'main', null, { timeout: 5000 });
     });
   });
 
