@@ -38,12 +38,17 @@ pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
     if let Some(token) = bearer {
         return Some(token.to_owned());
     }
+    read(headers, NAME)
+}
+
+/// The value of the non-empty cookie `name` in a request, if any.
+pub fn read(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == NAME && !value.is_empty())
+        .find(|(key, value)| *key == name && !value.is_empty())
         .map(|(_, value)| value.to_owned())
 }

@@ -78,6 +78,14 @@ impl RequestMeta {
             Err(err) => Err(err),
         }
     }
+
+    /// Whether the caller is a signed-in admin (drafts are theirs to see).
+    ///
+    /// # Errors
+    /// Only when the session could not be looked up.
+    pub async fn is_admin(&self, state: &AppState) -> Result<bool> {
+        Ok(self.optional_viewer(state).await?.is_some_and(|v| v.is_admin()))
+    }
 }
 
 /// The state and request data every resolver needs.

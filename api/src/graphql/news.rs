@@ -89,11 +89,7 @@ impl NewsQuery {
         after: Option<String>,
     ) -> async_graphql::Result<NewsConnection> {
         let (state, meta) = context(ctx);
-        let is_admin = meta
-            .optional_viewer(state)
-            .await
-            .gql()?
-            .is_some_and(|v| v.is_admin());
+        let is_admin = meta.is_admin(state).await.gql()?;
         let page = news::list(state, is_admin, first, after.as_deref()).await.gql()?;
         let edges: Vec<NewsEdge> = page
             .items
@@ -117,11 +113,7 @@ impl NewsQuery {
     /// One item; a draft only for admins.
     async fn news_item(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<NewsItem> {
         let (state, meta) = context(ctx);
-        let is_admin = meta
-            .optional_viewer(state)
-            .await
-            .gql()?
-            .is_some_and(|v| v.is_admin());
+        let is_admin = meta.is_admin(state).await.gql()?;
         Ok(news::get(state, is_admin, &id).await.gql()?.into())
     }
 }

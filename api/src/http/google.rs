@@ -76,14 +76,7 @@ pub async fn callback(
     headers: HeaderMap,
     Query(params): Query<CallbackParams>,
 ) -> Response {
-    let cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.to_owned());
+    let cookie = crate::accounts::cookie::read(&headers, COOKIE);
     let result = if params.error.is_some() {
         Err(FlowError::AccessDenied)
     } else {

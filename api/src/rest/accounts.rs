@@ -24,7 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/auth/verify", get(verify))
         .route("/auth/forgot-password", post(forgot_password))
         .route("/auth/reset-password/{token}", post(reset_password))
-        .route("/users/profile", get(profile).put(update_profile))
+        .route("/users/profile", get(verify).put(update_profile))
         .route("/users/{id}", delete(delete_user))
 }
 
@@ -189,11 +189,8 @@ async fn logout(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> 
     run(&schema, &headers, &LOGOUT, Value::Null).await
 }
 
+/// `GET /auth/verify` and `GET /users/profile`: both answer with the signed-in account.
 async fn verify(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
-    run(&schema, &headers, &VERIFY, Value::Null).await
-}
-
-async fn profile(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
     run(&schema, &headers, &VERIFY, Value::Null).await
 }
 
