@@ -92,6 +92,12 @@ pub struct Config {
     pub debug: bool,
     /// `RATE_LIMIT_PER_IP`: API requests per route per address per ten minutes (0: off).
     pub rate_limit_per_ip: u32,
+    /// A session unused for this long ends.
+    pub session_idle: chrono::Duration,
+    /// A session ends this long after sign-in, however active.
+    pub session_lifetime: chrono::Duration,
+    /// Whether GraphQL answers introspection queries.
+    pub graphql_introspection: bool,
 }
 
 /// Why the configuration was refused. The text is what the operator sees before exit.
@@ -216,6 +222,9 @@ impl Config {
                 .map_or_else(|| PathBuf::from("client/dist"), PathBuf::from),
             debug,
             rate_limit_per_ip,
+            session_idle: chrono::Duration::days(7),
+            session_lifetime: chrono::Duration::days(30),
+            graphql_introspection: env != AppEnv::Production,
         })
     }
 }

@@ -70,6 +70,7 @@ pub enum Code {
     Conflict,
     TokenExpired,
     PayloadTooLarge,
+    UnsupportedMediaType,
     RateLimited,
     Internal,
     Unavailable,
@@ -86,6 +87,7 @@ impl Code {
             Self::Conflict => "CONFLICT",
             Self::TokenExpired => "TOKEN_EXPIRED",
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            Self::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             Self::RateLimited => "RATE_LIMITED",
             Self::Internal => "INTERNAL",
             Self::Unavailable => "UNAVAILABLE",
@@ -102,6 +104,7 @@ impl Code {
             Self::Conflict,
             Self::TokenExpired,
             Self::PayloadTooLarge,
+            Self::UnsupportedMediaType,
             Self::RateLimited,
             Self::Internal,
             Self::Unavailable,
@@ -119,6 +122,7 @@ impl Code {
             Self::Conflict => StatusCode::CONFLICT,
             Self::TokenExpired => StatusCode::GONE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -155,6 +159,9 @@ pub enum Error {
     RateLimited { message: String, retry_after_secs: u64 },
     #[error("The service is temporarily unavailable. Please try again shortly.")]
     Unavailable,
+    /// Too much work is queued (password hashing); the caller should retry in a moment.
+    #[error("The service is busy. Please try again in a moment.")]
+    Busy,
     /// Everything unexpected. The cause goes to the log, never to the caller.
     #[error("Something went wrong")]
     Internal(#[source] anyhow::Error),
@@ -173,8 +180,17 @@ impl Error {
             Self::Conflict(_) => Code::Conflict,
             Self::Expired(_) => Code::TokenExpired,
             Self::RateLimited { .. } => Code::RateLimited,
-            Self::Unavailable => Code::Unavailable,
+            Self::Unavailable | Self::Busy => Code::Unavailable,
             Self::Internal(_) => Code::Internal,
+        }
+    }
+
+    /// Seconds the caller should wait before trying again, for a `Retry-After` header.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited { retry_after_secs, .. } => Some(*retry_after_secs),
+            Self::Busy => Some(1),
+            _ => None,
         }
     }
 

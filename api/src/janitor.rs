@@ -4,13 +4,16 @@
 use std::time::Duration;
 
 use chrono::Utc;
-use entity::{email_codes, mail_outbox, password_reset_tokens, rate_limits, sessions};
-use sea_orm::{ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter};
+use entity::{
+    email_codes, login_throttles, mail_outbox, password_reset_tokens, rate_limits, sessions, used_id_tokens,
+};
+use sea_orm::{ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr};
 use tokio::sync::watch;
 
 const EVERY: Duration = Duration::from_secs(600);
 
-/// Deletes expired sessions, codes and links, old rate-limit windows and delivered mail.
+/// Deletes expired sessions, codes, links and remembered Google tokens, old rate-limit windows
+/// and throttles, and delivered mail; clears the bodies of expired code and link mails.
 ///
 /// # Errors
 /// On a database failure (the next pass tries again).
@@ -35,6 +38,24 @@ pub async fn sweep(db: &DatabaseConnection) -> Result<u64, sea_orm::DbErr> {
         .rows_affected;
     removed += rate_limits::Entity::delete_many()
         .filter(rate_limits::Column::WindowStartedAt.lt(day_ago))
+        .exec(db)
+        .await?
+        .rows_affected;
+    // Codes and links that expired undelivered: the outbox keeps no secret past its use.
+    mail_outbox::Entity::update_many()
+        .col_expr(mail_outbox::Column::TextBody, Expr::value(""))
+        .col_expr(mail_outbox::Column::HtmlBody, Expr::value(""))
+        .filter(mail_outbox::Column::SecretUntil.lt(now))
+        .filter(mail_outbox::Column::TextBody.ne(""))
+        .exec(db)
+        .await?;
+    removed += used_id_tokens::Entity::delete_many()
+        .filter(used_id_tokens::Column::ExpiresAt.lt(now))
+        .exec(db)
+        .await?
+        .rows_affected;
+    removed += login_throttles::Entity::delete_many()
+        .filter(login_throttles::Column::UpdatedAt.lt(day_ago))
         .exec(db)
         .await?
         .rows_affected;

@@ -7,8 +7,12 @@
 pub mod accounts;
 /// The application: build, bind, run until stopped.
 pub mod app;
+/// The audit log of authentication events.
+pub mod audit;
 /// The command line: serve, migrate, export-schema, create-admin.
 pub mod cli;
+/// Who is calling: address, user agent, session token.
+pub mod client;
 /// Configuration read and validated once at start-up.
 pub mod config;
 /// Connecting to SQLite or PostgreSQL, and migrating.

@@ -1,7 +1,8 @@
-//! Fixed-window limits kept in the database, so every instance counts the same hits.
+//! Limits kept in the database, so every instance counts the same hits: fixed windows for
+//! requests, and a growing delay for failed sign-ins.
 
 use chrono::{DateTime, Duration, Utc};
-use sea_orm::{ConnectionTrait, DatabaseBackend, Statement};
+use sea_orm::{ConnectionTrait, DatabaseBackend, EntityTrait, Statement};
 
 use crate::error::{Error, Result};
 
@@ -53,4 +54,174 @@ pub async fn hit(
         });
     }
     Ok(())
+}
+
+/// A growing delay instead of a fixed lock: the first `free` failures cost nothing, then each
+/// one blocks the key for twice as long as the one before, from `first` up to `max`. Counts
+/// are forgotten after `forget_after` without a failure.
+#[derive(Debug, Clone, Copy)]
+pub struct Backoff {
+    pub free: i32,
+    pub first: Duration,
+    pub max: Duration,
+    pub forget_after: Duration,
+}
+
+impl Backoff {
+    /// The delay after the `failures`-th failure, if any.
+    pub fn delay(&self, failures: i32) -> Option<Duration> {
+        let over = failures - self.free;
+        if over < 0 {
+            return None;
+        }
+        let doubled = self.first * 2_i32.pow(u32::try_from(over.min(20)).unwrap_or(20));
+        Some(doubled.min(self.max))
+    }
+
+    /// How many steps the ladder has before it reaches `max`.
+    fn steps(&self) -> i32 {
+        (0..=20)
+            .find(|over| self.delay(self.free + over) == Some(self.max))
+            .unwrap_or(20)
+            + 1
+    }
+}
+
+/// An attempt taken against a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Taken {
+    /// Failures counted so far, this attempt included.
+    pub failures: i32,
+}
+
+/// Takes an attempt against `key` before the work it guards, atomically: while the key is
+/// blocked the attempt is refused; otherwise it counts as a failure at once (a success gives
+/// it back with [`refund`] or [`clear`]), and when the count reaches the ladder the block is
+/// set in the same statement, so parallel attempts can never pass it. With `force` the block
+/// is ignored (the attempt is still counted).
+///
+/// # Errors
+/// [`Error::RateLimited`] with the seconds left while blocked, or a database failure.
+pub async fn take(
+    db: &impl ConnectionTrait,
+    key: &str,
+    backoff: Backoff,
+    force: bool,
+    message: &str,
+) -> Result<Taken> {
+    let backend = db.get_database_backend();
+    let now = Utc::now();
+    let p = |n: usize| match backend {
+        DatabaseBackend::Postgres => format!("${n}"),
+        _ => format!("?{n}"),
+    };
+    // $1 key, $2 now, $3 forget-before, $4 force, $5.. the block of each step of the ladder.
+    let mut values: Vec<sea_orm::Value> = vec![
+        key.into(),
+        now.into(),
+        (now - backoff.forget_after).into(),
+        force.into(),
+    ];
+    let steps = backoff.steps();
+    let first_step = values.len() + 1;
+    for step in 0..steps {
+        let delay = backoff.delay(backoff.free + step).unwrap_or(backoff.max);
+        values.push((now + delay).into());
+    }
+    let block = |count: &str| {
+        let mut sql = format!("CASE WHEN {count} < {} THEN NULL", backoff.free);
+        for step in 0..steps {
+            let param = p(first_step + usize::try_from(step).unwrap_or(0));
+            if step + 1 == steps {
+                sql.push_str(&format!(" ELSE {param} END"));
+            } else {
+                sql.push_str(&format!(" WHEN {count} = {} THEN {param}", backoff.free + step));
+            }
+        }
+        sql
+    };
+    let (k, now_p, forget, force_p) = (p(1), p(2), p(3), p(4));
+    let fresh = "login_throttles.updated_at <= ".to_owned() + &forget;
+    let sql = format!(
+        "INSERT INTO login_throttles (key, failures, blocked_until, updated_at) VALUES ({k}, 1, {block1}, {now_p}) \
+         ON CONFLICT (key) DO UPDATE SET \
+         failures = CASE WHEN {fresh} THEN 1 ELSE login_throttles.failures + 1 END, \
+         blocked_until = CASE WHEN {fresh} THEN {block1} ELSE {block_next} END, \
+         updated_at = {now_p} \
+         WHERE {force_p} OR login_throttles.blocked_until IS NULL OR login_throttles.blocked_until <= {now_p} \
+         RETURNING failures",
+        block1 = block("1"),
+        block_next = block("(login_throttles.failures + 1)"),
+    );
+    let row = db
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
+    if let Some(row) = row {
+        return Ok(Taken {
+            failures: row.try_get("", "failures")?,
+        });
+    }
+    // No row: the update's condition refused it, so the key is blocked.
+    let blocked = entity::login_throttles::Entity::find_by_id(key.to_owned())
+        .one(db)
+        .await?
+        .and_then(|row| row.blocked_until)
+        .unwrap_or(now);
+    Err(Error::RateLimited {
+        message: message.to_owned(),
+        retry_after_secs: u64::try_from((blocked - now).num_seconds().max(1)).unwrap_or(1),
+    })
+}
+
+/// Gives back one attempt taken with [`take`] (the attempt succeeded). A block stays.
+///
+/// # Errors
+/// On a database failure.
+pub async fn refund(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+    use entity::login_throttles::{Column, Entity};
+    use sea_orm::{
+        ColumnTrait, QueryFilter,
+        sea_query::{Expr, ExprTrait},
+    };
+    Entity::update_many()
+        .col_expr(Column::Failures, Expr::col(Column::Failures).sub(1))
+        .filter(Column::Key.eq(key))
+        .filter(Column::Failures.gt(0))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Forgets a key: its failures and its block.
+///
+/// # Errors
+/// On a database failure.
+pub async fn clear(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+    entity::login_throttles::Entity::delete_by_id(key.to_owned())
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_delay_doubles_after_the_free_failures_up_to_the_cap() {
+        let backoff = Backoff {
+            free: 5,
+            first: Duration::seconds(15),
+            max: Duration::minutes(15),
+            forget_after: Duration::days(1),
+        };
+        assert_eq!(backoff.delay(4), None);
+        assert_eq!(backoff.delay(5), Some(Duration::seconds(15)));
+        assert_eq!(backoff.delay(6), Some(Duration::seconds(30)));
+        assert_eq!(backoff.delay(9), Some(Duration::seconds(240)));
+        assert_eq!(backoff.delay(11), Some(Duration::minutes(15)));
+        assert_eq!(backoff.delay(500), Some(Duration::minutes(15)));
+        // 15 s, 30 s, 1, 2, 4, 8 min, then the 15 min cap.
+        assert_eq!(backoff.steps(), 7);
+    }
 }

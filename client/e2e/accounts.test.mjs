@@ -65,7 +65,7 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
       assert.equal(await page.getByText('Full Name is required').count(), 0, 'the name error clears on edit');
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Phone').fill('9876543210');
-      await page.locator('input[name="password"]').fill('secret123');
+      await page.locator('input[name="password"]').fill('quietRiver42');
       await page.getByRole('button', { name: 'Register', exact: true }).click();
 
       await page.waitForURL('**/verify-otp');
@@ -149,9 +149,9 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
 
   test('an unverified account is sent to /verify-otp with a fresh code', async () => {
     const email = 'nina.unverified@example.com';
-    assert.equal((await api('/auth/register', { name: 'Nina', email, countryCode: '+91', phone: '+919876543210', password: 'secret123', role: 'career' })).status, 201);
+    assert.equal((await api('/auth/register', { name: 'Nina', email, countryCode: '+91', phone: '+919876543210', password: 'quietRiver42', role: 'career' })).status, 201);
     await withPage(browser, app.baseURL, 'login unverified', async (page) => {
-      await signInThroughUi(page, { email, password: 'secret123' });
+      await signInThroughUi(page, { email, password: 'quietRiver42' });
       await page.waitForURL('**/verify-otp');
       await page.getByText(email).waitFor();
       const otp = await latestOtp(app.baseURL, email);

@@ -2,12 +2,15 @@
 //!
 //! API types live in the `api` crate; these structs never leave the server.
 
+pub mod audit_events;
 pub mod email_codes;
+pub mod login_throttles;
 pub mod mail_outbox;
 pub mod news;
 pub mod password_reset_tokens;
 pub mod rate_limits;
 pub mod sessions;
+pub mod used_id_tokens;
 pub mod users;
 
 pub use sea_orm;

@@ -20,9 +20,22 @@ pub struct Model {
     pub sent_at: Option<DateTimeUtc>,
     pub last_error: Option<String>,
     pub created_at: DateTimeUtc,
+    /// The account the mail is about; its mail goes when it is deleted.
+    pub user_id: Option<Uuid>,
+    /// For mail that carries a code or a link: its bodies are cleared once it is delivered or
+    /// once this has passed, and it is never sent after it.
+    pub secret_until: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+pub enum Relation {
+    #[sea_orm(
+        belongs_to = "super::users::Entity",
+        from = "Column::UserId",
+        to = "super::users::Column::Id",
+        on_delete = "Cascade"
+    )]
+    User,
+}
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -9,8 +9,13 @@ pub struct Model {
     pub id: Uuid,
     pub user_id: Uuid,
     pub user_agent: Option<String>,
+    /// The address the session signed in from.
+    pub ip: Option<String>,
     pub created_at: DateTimeUtc,
+    /// The absolute end of the session, however active it is.
     pub expires_at: DateTimeUtc,
+    /// Last use, kept to the minute; the idle timeout counts from here (or from creation).
+    pub last_seen_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -39,9 +39,6 @@ pub struct Model {
     pub notify_sms: bool,
     pub notify_push: bool,
     pub theme: String,
-    /// Consecutive wrong passwords since the last successful sign-in.
-    pub failed_logins: i32,
-    pub locked_until: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -4,12 +4,16 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_initial;
+mod m20261124_000002_security;
 
 pub struct Migrator;
 
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261122_000001_initial::Migration)]
+        vec![
+            Box::new(m20261122_000001_initial::Migration),
+            Box::new(m20261124_000002_security::Migration),
+        ]
     }
 }

@@ -7,7 +7,7 @@ pub const NAME: &str = "ts_session";
 
 /// `Set-Cookie` value carrying `token` for as long as the session lasts.
 pub fn set(config: &Config, token: &str) -> String {
-    build(config, token, super::sessions::SESSION_TTL.num_seconds())
+    build(config, token, config.session_lifetime.num_seconds())
 }
 
 /// `Set-Cookie` value that removes the cookie.

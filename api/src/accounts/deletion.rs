@@ -6,6 +6,8 @@ use uuid::Uuid;
 
 use super::sessions::Viewer;
 use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, Result},
     state::AppState,
 };
@@ -13,12 +15,12 @@ use crate::{
 pub const USER_NOT_FOUND: &str = "User not found";
 pub const NOT_YOURS: &str = "You can only delete your own account";
 
-/// Deletes the account `id`. Its sessions, codes and reset tokens go with it (the database
-/// cascades); its news stays, with no author.
+/// Deletes the account `id`. Its sessions, codes, reset tokens and mail go with it (the
+/// database cascades); its news stays, with no author; the audit log keeps the event.
 ///
 /// # Errors
 /// 404 for an unknown or malformed id; 403 when the viewer is neither the owner nor an admin.
-pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let not_found = || Error::NotFound(USER_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     if viewer.user.id != id && !viewer.is_admin() {
@@ -28,6 +30,9 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }
-    tracing::info!(user_id = %id, by = %viewer.user.id, "account deleted");
-    Ok(())
+    let mut event = Event::new(Kind::AccountDeleted, Some(id), client);
+    if viewer.user.id != id {
+        event = event.by(viewer.user.id);
+    }
+    event.record(&state.db).await
 }

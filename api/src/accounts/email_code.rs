@@ -1,4 +1,5 @@
-//! Email verification by one-time code: send (with a cooldown) and verify (with a try limit).
+//! Email verification by one-time code: send (with a cooldown and hourly and daily caps) and
+//! verify (with a try limit per code, and one per email across every code it was sent).
 
 use chrono::{Duration, Utc};
 use entity::{email_codes, users};
@@ -15,18 +16,35 @@ use super::{
     tokens,
 };
 use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, FieldErrors, Result},
-    mail, rate_limit,
+    mail,
+    rate_limit::{self, Backoff},
     state::AppState,
 };
 
 pub const CODE_TTL: Duration = Duration::minutes(10);
 pub const RESEND_COOLDOWN: Duration = Duration::seconds(60);
+/// Wrong tries for one code before it dies.
 pub const MAX_TRIES: i32 = 5;
+/// Codes mailed to one address per hour and per day.
+pub const MAX_PER_HOUR: i32 = 5;
+pub const MAX_PER_DAY: i32 = 10;
+/// Wrong codes for one email across every code it was sent: ten a day, then a growing wait,
+/// so resending cannot turn five tries into a day of guessing.
+pub const WRONG_CODES: Backoff = Backoff {
+    free: 10,
+    first: Duration::hours(1),
+    max: Duration::hours(24),
+    forget_after: Duration::days(1),
+};
 pub const INVALID_OTP: &str = "Invalid OTP";
 pub const OTP_EXPIRED: &str = "OTP expired. Please request a new one.";
 pub const TOO_MANY_TRIES: &str = "Too many wrong codes. Please request a new one.";
+pub const TOO_MANY_WRONG: &str = "Too many wrong codes for this email. Please try again later.";
 pub const COOLDOWN: &str = "Please wait before requesting another code.";
+pub const TOO_MANY_CODES: &str = "Too many codes requested for this email. Please try again later.";
 
 #[derive(Debug, Default, async_graphql::InputObject)]
 #[graphql(name = "SendOtpEmailInput")]
@@ -42,46 +60,79 @@ pub struct VerifyCodeForm {
 }
 
 /// Mails a fresh code to an account waiting for verification; a new code replaces the old.
-/// Unknown and already verified emails get the same answer and no mail.
+/// Unknown and already verified emails get the same answer, the same limits and the same
+/// work, and no mail.
 ///
 /// # Errors
-/// Field errors; 429 within 60 s of the previous request for the same email.
-pub async fn send(state: &AppState, form: SendCodeForm) -> Result<()> {
+/// Field errors; 429 within 60 s of the previous request for the same email, or past five
+/// codes an hour or ten a day.
+pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
-    // The cooldown is kept per email, known or not, so it reveals nothing either.
-    let key = format!("otp-send:{}", state.keys.keyed_hash(&[email.as_str()]));
-    rate_limit::hit(&state.db, &key, RESEND_COOLDOWN, 1, COOLDOWN).await?;
+    // Kept per email, known or not, so the limits reveal nothing either.
+    let subject = state.keys.keyed_hash(&[email.as_str()]);
+    rate_limit::hit(
+        &state.db,
+        &format!("otp-send:{subject}"),
+        RESEND_COOLDOWN,
+        1,
+        COOLDOWN,
+    )
+    .await?;
+    rate_limit::hit(
+        &state.db,
+        &format!("otp-hour:{subject}"),
+        Duration::hours(1),
+        MAX_PER_HOUR,
+        TOO_MANY_CODES,
+    )
+    .await?;
+    rate_limit::hit(
+        &state.db,
+        &format!("otp-day:{subject}"),
+        Duration::days(1),
+        MAX_PER_DAY,
+        TOO_MANY_CODES,
+    )
+    .await?;
 
-    let Some(user) = find_by_email(&state.db, &email).await? else {
-        return Ok(());
-    };
-    if user.email_verified || user.status == "suspended" {
-        return Ok(());
-    }
+    let user = find_by_email(&state.db, &email).await?;
+    let waiting = user
+        .as_ref()
+        .filter(|u| !u.email_verified && u.status != "suspended");
     let code = tokens::six_digit_code();
     let now = Utc::now();
-    let row = email_codes::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        code_hash: Set(code_hash(state, user.id, &code)),
-        attempts: Set(0),
-        created_at: Set(now),
-        expires_at: Set(now + CODE_TTL),
-    };
+    let name = waiting.map_or("", |u| u.name.as_str());
     let message = mail::verification_code(
         &state.config.app_name,
-        &user.email,
-        &user.name,
+        email.as_str(),
+        name,
         &code,
         CODE_TTL.num_minutes(),
-    );
+    )
+    .secret_until(now + CODE_TTL);
     let txn = state.db.begin().await?;
-    email_codes::Entity::delete_many()
-        .filter(email_codes::Column::UserId.eq(user.id))
-        .exec(&txn)
+    if let Some(user) = waiting {
+        email_codes::Entity::delete_many()
+            .filter(email_codes::Column::UserId.eq(user.id))
+            .exec(&txn)
+            .await?;
+        email_codes::ActiveModel {
+            id: Set(Uuid::new_v4()),
+            user_id: Set(user.id),
+            code_hash: Set(code_hash(state, user.id, &code)),
+            attempts: Set(0),
+            created_at: Set(now),
+            expires_at: Set(now + CODE_TTL),
+        }
+        .insert(&txn)
         .await?;
-    row.insert(&txn).await?;
-    mail::enqueue(&txn, message).await?;
+        mail::enqueue(&txn, message.about(user.id)).await?;
+        Event::new(Kind::CodeSent, Some(user.id), client)
+            .record(&txn)
+            .await?;
+    } else {
+        mail::enqueue_nothing(&txn, message).await?;
+    }
     txn.commit().await?;
     state.mail_ready.notify_one();
     Ok(())
@@ -90,8 +141,9 @@ pub async fn send(state: &AppState, form: SendCodeForm) -> Result<()> {
 /// Checks the code; the right one verifies the email, activates the account and signs in.
 ///
 /// # Errors
-/// Field errors; 400 'Invalid OTP'; 410 when expired; 429 once five wrong tries killed it.
-pub async fn verify(state: &AppState, form: VerifyCodeForm, user_agent: Option<&str>) -> Result<SignedIn> {
+/// Field errors; 400 'Invalid OTP'; 410 when expired; 429 once five wrong tries killed the
+/// code, or after ten wrong codes for the email in a day.
+pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo) -> Result<SignedIn> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
     let otp = errors.check("otp", OtpInput::parse(form.otp.as_deref()));
@@ -99,6 +151,13 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, user_agent: Option<&
         return Err(Error::Validation(errors));
     };
     let invalid = || Error::field("otp", INVALID_OTP);
+
+    // Taken before anything is compared, for every email, known or not.
+    let wrong_key = format!(
+        "otp-wrong:{}",
+        state.keys.keyed_hash(&["otp-wrong", email.as_str()])
+    );
+    rate_limit::take(&state.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG).await?;
 
     let user = find_by_email(&state.db, &email).await?.ok_or_else(invalid)?;
     let code = email_codes::Entity::find()
@@ -126,6 +185,9 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, user_agent: Option<&
         });
     }
     if !tokens::same(&code.code_hash, &code_hash(state, user.id, otp.as_str())) {
+        Event::new(Kind::CodeFailed, Some(user.id), client)
+            .record(&state.db)
+            .await?;
         return Err(invalid());
     }
 
@@ -145,13 +207,16 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, user_agent: Option<&
     active.status = Set(status.to_owned());
     active.updated_at = Set(Utc::now());
     let user = active.update(&txn).await?;
+    rate_limit::clear(&txn, &wrong_key).await?;
     if user.status == "suspended" {
         txn.commit().await?;
         return Err(Error::Forbidden(super::login::SUSPENDED.to_owned()));
     }
-    let signed_in = sessions::start(state, &txn, user, user_agent).await?;
+    Event::new(Kind::EmailVerified, Some(user.id), client)
+        .record(&txn)
+        .await?;
+    let signed_in = sessions::start(state, &txn, user, client).await?;
     txn.commit().await?;
-    tracing::info!(user_id = %signed_in.user.id, "email verified");
     Ok(signed_in)
 }
 

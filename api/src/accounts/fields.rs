@@ -10,8 +10,14 @@ pub const MAX_STRING: usize = 255;
 /// Argon2 has no limit of its own; a bound keeps a megabyte password from costing CPU.
 pub const MAX_PASSWORD: usize = 128;
 
-static EMAIL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[^\s@]+@[^\s@]+\.[^\s@]+$").expect("valid regex"));
+/// A plain address: RFC 5322 "atext" and dots before the @, DNS labels after it. No quotes,
+/// comments, display names or brackets, so nothing a mail header could misread.
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$",
+    )
+    .expect("valid regex")
+});
 static COUNTRY_CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\+\d{1,3}$").expect("valid regex"));
 static PHONE_DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{6,14}$").expect("valid regex"));
 
@@ -19,7 +25,7 @@ fn present(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
 }
 
-/// A well-formed email address, lowercased: the identity of an account.
+/// A well-formed, plain email address, trimmed and lowercased: the identity of an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
 
@@ -183,6 +189,7 @@ impl Password {
         if len > MAX_PASSWORD {
             return Err(format!("Maximum {MAX_PASSWORD} characters"));
         }
+        refuse_common(value)?;
         Ok(Self(value.to_owned()))
     }
 
@@ -200,6 +207,7 @@ impl Password {
         if value.len() < 6 || value.len() > MAX_PASSWORD || !allowed || !has_letter || !has_digit {
             return Err("Must contain at least 6 chars, 1 letter & 1 number".to_owned());
         }
+        refuse_common(value)?;
         Ok(Self(value.to_owned()))
     }
 
@@ -215,6 +223,17 @@ impl Password {
     pub fn expose(&self) -> &str {
         &self.0
     }
+}
+
+pub const COMMON_PASSWORD: &str =
+    "This password is one of the most common and easy to guess. Please choose another.";
+
+/// After SPEC.md's rules pass: a password every attacker tries first is refused too.
+fn refuse_common(value: &str) -> Result<(), String> {
+    if super::common_passwords::is_common(value) {
+        return Err(COMMON_PASSWORD.to_owned());
+    }
+    Ok(())
 }
 
 /// An email code as typed: at least 4 characters.
@@ -250,6 +269,16 @@ mod tests {
             Email::parse(Some("a b@c.io")).unwrap_err(),
             "Invalid email format"
         );
+        assert_eq!(
+            Email::parse(Some("\"Ann\" <ann@x.io>")).unwrap_err(),
+            "Invalid email format"
+        );
+        for plain in ["a.b+tag@mail.example.co.uk", "o'neil@x.io"] {
+            assert!(Email::parse(Some(plain)).is_ok(), "{plain}");
+        }
+        for bad in ["a..b@x.io", "<a>@x.io", "a@x.io,b@y.io", "a@-x.io", "a@x_y.io"] {
+            assert!(Email::parse(Some(bad)).is_err(), "{bad}");
+        }
         assert_eq!(
             Email::parse(Some(" Ann@Example.COM ")).unwrap().as_str(),
             "ann@example.com"
@@ -320,7 +349,24 @@ mod tests {
             Password::parse_new(Some("12345")).unwrap_err(),
             "Minimum 6 characters"
         );
-        assert!(Password::parse_new(Some("123456")).is_ok());
+        assert!(Password::parse_new(Some("k7#Lm2")).is_ok());
+    }
+
+    #[test]
+    fn common_passwords_are_refused_after_the_spec_rules_and_long_ones_kept_as_typed() {
+        assert_eq!(Password::parse_new(Some("123456")).unwrap_err(), COMMON_PASSWORD);
+        assert_eq!(
+            Password::parse_reset(Some("Password1")).unwrap_err(),
+            COMMON_PASSWORD
+        );
+        // SPEC.md's own texts come first.
+        assert_eq!(
+            Password::parse_new(Some("12345")).unwrap_err(),
+            "Minimum 6 characters"
+        );
+        let long = format!(" {} ", "x".repeat(126));
+        assert_eq!(Password::parse_new(Some(&long)).unwrap().expose(), long);
+        assert!(Password::parse_new(Some(&"x".repeat(129))).is_err());
     }
 
     #[test]

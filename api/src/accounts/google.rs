@@ -1,22 +1,35 @@
 //! Sign-in and registration with a Google ID token.
+//!
+//! Google vouches for the email of its token, so an account with that email gets linked. An
+//! account that was never verified may have been registered by someone else to wait for its
+//! owner (pre-hijacking): its password, sessions, codes and reset links are dropped before the
+//! link, and the owner is told by mail.
 
 use chrono::Utc;
-use entity::users;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
+use entity::{email_codes, password_reset_tokens, used_id_tokens, users};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
 
 use super::{
     fields::{Email, MAX_NAME, Role},
     find_by_email,
     login::SUSPENDED,
     sessions::{self, SignedIn},
+    tokens,
 };
 use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, Result, is_unique_violation},
-    google::GoogleIdentity,
+    google::{GoogleIdentity, INVALID_TOKEN},
+    mail,
     state::AppState,
 };
 
 pub const NO_ACCOUNT: &str = "No account found for this Google email. Please register first.";
+const UNVERIFIED_NOTE: &str = "The account had never been verified, so the password it was \
+registered with was removed and every device was signed out. To sign in with a password as \
+well, choose one through \"Forgot password\".";
+const VERIFIED_NOTE: &str = "Your password and sessions are unchanged.";
 
 #[derive(Debug, Default, async_graphql::InputObject)]
 #[graphql(name = "GoogleLoginInput")]
@@ -38,17 +51,37 @@ pub struct GoogleSignIn {
     pub created: bool,
 }
 
+/// The identity of a valid ID token, which is used up: a token is accepted once.
 async fn identity(state: &AppState, id_token: Option<&str>) -> Result<GoogleIdentity> {
+    let invalid = || Error::Unauthenticated(INVALID_TOKEN.to_owned());
     let token = id_token
         .map(str::trim)
         .filter(|t| !t.is_empty() && t.len() < 8192)
-        .ok_or_else(|| Error::Unauthenticated(crate::google::INVALID_TOKEN.to_owned()))?;
-    state.google.verify(token).await
+        .ok_or_else(invalid)?;
+    let who = state.google.verify(token).await?;
+    let used = used_id_tokens::ActiveModel {
+        token_hash: Set(tokens::sha256_hex(token)),
+        expires_at: Set(who.expires_at),
+    }
+    .insert(&state.db)
+    .await;
+    match used {
+        Ok(_) => Ok(who),
+        Err(err) if is_unique_violation(&err, "used_id_tokens_pkey", "used_id_tokens.token_hash") => {
+            tracing::warn!("a Google ID token was presented twice");
+            Err(invalid())
+        }
+        Err(err) => Err(err.into()),
+    }
 }
 
-/// The account of this Google identity: by its `sub`, else by its verified email (which then
-/// gets linked, since Google vouches for the address).
-async fn existing(state: &AppState, who: &GoogleIdentity) -> Result<Option<users::Model>> {
+/// The account of this Google identity: by its `sub`, else by its email, which then gets
+/// linked (see the module's note on accounts that were never verified).
+async fn existing(
+    state: &AppState,
+    who: &GoogleIdentity,
+    client: &ClientInfo,
+) -> Result<Option<users::Model>> {
     if let Some(user) = users::Entity::find()
         .filter(users::Column::GoogleSub.eq(&who.sub))
         .one(&state.db)
@@ -66,35 +99,84 @@ async fn existing(state: &AppState, who: &GoogleIdentity) -> Result<Option<users
         // The email belongs to an account linked to another Google identity.
         return Ok(None);
     }
-    let mut linked: users::ActiveModel = user.into();
-    linked.google_sub = Set(Some(who.sub.clone()));
-    Ok(Some(linked.update(&state.db).await?))
+    link(state, user, who, client).await.map(Some)
 }
 
-async fn sign_in(state: &AppState, user: users::Model, user_agent: Option<&str>) -> Result<SignedIn> {
+async fn link(
+    state: &AppState,
+    user: users::Model,
+    who: &GoogleIdentity,
+    client: &ClientInfo,
+) -> Result<users::Model> {
+    let was_verified = user.email_verified;
+    let txn = state.db.begin().await?;
+    if !was_verified {
+        sessions::end_all(&txn, user.id, None).await?;
+        email_codes::Entity::delete_many()
+            .filter(email_codes::Column::UserId.eq(user.id))
+            .exec(&txn)
+            .await?;
+        password_reset_tokens::Entity::delete_many()
+            .filter(password_reset_tokens::Column::UserId.eq(user.id))
+            .exec(&txn)
+            .await?;
+    }
+    let status = if user.status == "pending" {
+        "active".to_owned()
+    } else {
+        user.status.clone()
+    };
+    let mut linked: users::ActiveModel = user.into();
+    linked.google_sub = Set(Some(who.sub.clone()));
+    linked.email_verified = Set(true);
+    linked.status = Set(status);
+    linked.updated_at = Set(Utc::now());
+    if !was_verified {
+        linked.password_hash = Set(None);
+    }
+    let user = linked.update(&txn).await?;
+    let note = if was_verified {
+        VERIFIED_NOTE
+    } else {
+        UNVERIFIED_NOTE
+    };
+    let forgot = format!("{}/forgot-password", state.config.platforms.main);
+    let notice = mail::google_linked(&state.config.app_name, &user.email, &user.name, note, &forgot);
+    mail::enqueue(&txn, notice.about(user.id)).await?;
+    Event::new(Kind::GoogleLinked, Some(user.id), client)
+        .detail(if was_verified {
+            "linked to a verified account"
+        } else {
+            "linked to an unverified account: password, sessions, codes and links dropped"
+        })
+        .record(&txn)
+        .await?;
+    txn.commit().await?;
+    state.mail_ready.notify_one();
+    Ok(user)
+}
+
+async fn sign_in(state: &AppState, user: users::Model, client: &ClientInfo) -> Result<SignedIn> {
     if user.status == "suspended" {
         return Err(Error::Forbidden(SUSPENDED.to_owned()));
     }
-    let user = if user.email_verified && user.status == "active" {
-        user
-    } else {
-        let mut verified: users::ActiveModel = user.into();
-        verified.email_verified = Set(true);
-        verified.status = Set("active".to_owned());
-        verified.updated_at = Set(Utc::now());
-        verified.update(&state.db).await?
-    };
-    sessions::start(state, &state.db, user, user_agent).await
+    let signed_in = sessions::start(state, &state.db, user, client).await?;
+    Event::new(Kind::SignIn, Some(signed_in.user.id), client)
+        .detail("google")
+        .record(&state.db)
+        .await?;
+    Ok(signed_in)
 }
 
 /// # Errors
-/// 401 'Invalid Google token'; 404 when no account has this identity or email.
-pub async fn login(state: &AppState, form: GoogleLoginForm, user_agent: Option<&str>) -> Result<SignedIn> {
+/// 401 'Invalid Google token' (also for a token already used); 404 when no account has this
+/// identity or email.
+pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignedIn> {
     let who = identity(state, form.id_token.as_deref()).await?;
-    let user = existing(state, &who)
+    let user = existing(state, &who, client)
         .await?
         .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
-    sign_in(state, user, user_agent).await
+    sign_in(state, user, client).await
 }
 
 /// Creates an active, verified account for the identity, or signs in when it exists.
@@ -104,18 +186,18 @@ pub async fn login(state: &AppState, form: GoogleLoginForm, user_agent: Option<&
 pub async fn register(
     state: &AppState,
     form: GoogleRegisterForm,
-    user_agent: Option<&str>,
+    client: &ClientInfo,
 ) -> Result<GoogleSignIn> {
     let role = Role::parse_selectable(form.role.as_deref()).map_err(|m| Error::field("role", m))?;
     let who = identity(state, form.id_token.as_deref()).await?;
-    if let Some(user) = existing(state, &who).await? {
+    if let Some(user) = existing(state, &who, client).await? {
         return Ok(GoogleSignIn {
-            signed_in: sign_in(state, user, user_agent).await?,
+            signed_in: sign_in(state, user, client).await?,
             created: false,
         });
     }
-    let email = Email::parse(Some(&who.email))
-        .map_err(|_| Error::Unauthenticated(crate::google::INVALID_TOKEN.to_owned()))?;
+    let email =
+        Email::parse(Some(&who.email)).map_err(|_| Error::Unauthenticated(INVALID_TOKEN.to_owned()))?;
     let name = who
         .name
         .as_deref()
@@ -134,18 +216,20 @@ pub async fn register(
             if is_unique_violation(&err, "users_email_key", "users.email")
                 || is_unique_violation(&err, "users_google_sub_key", "users.google_sub") =>
         {
-            let user = existing(state, &who)
+            let user = existing(state, &who, client)
                 .await?
                 .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
             return Ok(GoogleSignIn {
-                signed_in: sign_in(state, user, user_agent).await?,
+                signed_in: sign_in(state, user, client).await?,
                 created: false,
             });
         }
         Err(err) => return Err(err.into()),
     };
-    tracing::info!(user_id = %user.id, "account registered with Google");
-    let signed_in = sessions::start(state, &state.db, user, user_agent).await?;
+    Event::new(Kind::GoogleRegistered, Some(user.id), client)
+        .record(&state.db)
+        .await?;
+    let signed_in = sessions::start(state, &state.db, user, client).await?;
     Ok(GoogleSignIn {
         signed_in,
         created: true,

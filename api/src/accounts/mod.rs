@@ -1,6 +1,7 @@
 //! The account system: registration, email codes, sign-in, sessions, password reset,
 //! profile and deletion. Plain async functions over the application state.
 
+pub mod common_passwords;
 pub mod cookie;
 pub mod deletion;
 pub mod email_code;
@@ -42,7 +43,6 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
         notify_sms: Set(false),
         notify_push: Set(true),
         theme: Set("dark".to_owned()),
-        failed_logins: Set(0),
         created_at: Set(now),
         updated_at: Set(now),
         ..Default::default()

@@ -12,6 +12,8 @@ use super::{
     find_by_email, sessions, tokens,
 };
 use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, Result},
     mail, rate_limit,
     state::AppState,
@@ -37,43 +39,57 @@ pub struct ResetForm {
     pub password: Option<String>,
 }
 
-/// Mails a reset link when the account exists; answers the same either way.
+/// Mails a reset link when the account exists, and a note that there is none otherwise:
+/// the answer, the limits and the work are the same either way.
 ///
 /// # Errors
 /// Field errors; 429 past five requests for one email in fifteen minutes.
-pub async fn forgot(state: &AppState, form: ForgotForm) -> Result<()> {
+pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     let key = format!("forgot:{}", state.keys.keyed_hash(&[email.as_str()]));
     rate_limit::hit(&state.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
 
-    let Some(user) = find_by_email(&state.db, &email).await? else {
-        return Ok(());
-    };
-    if user.status == "suspended" {
-        return Ok(());
-    }
+    let user = find_by_email(&state.db, &email)
+        .await?
+        .filter(|user| user.status != "suspended");
     let token = tokens::random_token();
     let now = Utc::now();
-    let link = format!("{}/reset-password/{token}", state.config.platforms.main);
-    let message = mail::password_reset(
-        &state.config.app_name,
-        &user.email,
-        &user.name,
-        &link,
-        RESET_TTL.num_minutes(),
-    );
+    let main = &state.config.platforms.main;
     let txn = state.db.begin().await?;
-    password_reset_tokens::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        token_hash: Set(tokens::sha256_hex(&token)),
-        created_at: Set(now),
-        expires_at: Set(now + RESET_TTL),
-        used_at: Set(None),
+    match user {
+        Some(user) => {
+            let link = format!("{main}/reset-password/{token}");
+            let message = mail::password_reset(
+                &state.config.app_name,
+                &user.email,
+                &user.name,
+                &link,
+                RESET_TTL.num_minutes(),
+            );
+            password_reset_tokens::ActiveModel {
+                id: Set(Uuid::new_v4()),
+                user_id: Set(user.id),
+                token_hash: Set(tokens::sha256_hex(&token)),
+                created_at: Set(now),
+                expires_at: Set(now + RESET_TTL),
+                used_at: Set(None),
+            }
+            .insert(&txn)
+            .await?;
+            mail::enqueue(&txn, message.about(user.id).secret_until(now + RESET_TTL)).await?;
+            Event::new(Kind::ResetRequested, Some(user.id), client)
+                .record(&txn)
+                .await?;
+        }
+        None => {
+            let link = format!("{main}/register");
+            mail::enqueue(
+                &txn,
+                mail::no_account(&state.config.app_name, email.as_str(), &link),
+            )
+            .await?;
+        }
     }
-    .insert(&txn)
-    .await?;
-    mail::enqueue(&txn, message).await?;
     txn.commit().await?;
     state.mail_ready.notify_one();
     Ok(())
@@ -84,7 +100,7 @@ pub async fn forgot(state: &AppState, form: ForgotForm) -> Result<()> {
 ///
 /// # Errors
 /// The reset password rule; 400 'Reset link is invalid'; 410 'Reset link has expired'.
-pub async fn reset(state: &AppState, token: &str, form: ResetForm) -> Result<()> {
+pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
     let password =
         Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
     let invalid = || Error::BadRequest(LINK_INVALID.to_owned());
@@ -128,12 +144,22 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm) -> Result<()>
     active.password_hash = Set(Some(password_hash));
     active.email_verified = Set(true);
     active.status = Set(status);
-    active.failed_logins = Set(0);
-    active.locked_until = Set(None);
     active.updated_at = Set(now);
     let user = active.update(&txn).await?;
-    sessions::end_all(&txn, user.id).await?;
+    sessions::end_all(&txn, user.id, None).await?;
+    // Every other link mailed before this one dies with it.
+    password_reset_tokens::Entity::delete_many()
+        .filter(password_reset_tokens::Column::UserId.eq(user.id))
+        .filter(password_reset_tokens::Column::Id.ne(row.id))
+        .exec(&txn)
+        .await?;
+    let forgot = format!("{}/forgot-password", state.config.platforms.main);
+    let notice = mail::password_changed(&state.config.app_name, &user.email, &user.name, &forgot);
+    mail::enqueue(&txn, notice.about(user.id)).await?;
+    Event::new(Kind::PasswordReset, Some(user.id), client)
+        .record(&txn)
+        .await?;
     txn.commit().await?;
-    tracing::info!(user_id = %user.id, "password reset; every session ended");
+    state.mail_ready.notify_one();
     Ok(())
 }

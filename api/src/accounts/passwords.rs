@@ -1,7 +1,11 @@
 //! Argon2id hashing on a bounded pool of blocking threads, so a burst of sign-ins cannot
-//! stall the reactor or exhaust memory (each hash takes 19 MiB).
+//! stall the reactor or exhaust memory (each hash takes 19 MiB). The queue in front of it is
+//! bounded too: past it the caller gets 503 with Retry-After instead of an ever-longer wait.
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicUsize, Ordering},
+};
 
 use anyhow::Context;
 use argon2::{
@@ -16,6 +20,9 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub struct PasswordHasher {
     permits: Arc<Semaphore>,
+    /// Requests waiting for a permit, and how many may wait.
+    waiting: Arc<AtomicUsize>,
+    max_waiting: usize,
     /// Hash checked when there is no account, so a wrong email costs what a wrong password does.
     dummy: Arc<OnceCell<String>>,
 }
@@ -25,6 +32,9 @@ impl Default for PasswordHasher {
         Self::new()
     }
 }
+
+/// Hashes that may wait per core before new ones are turned away.
+const QUEUE_PER_CORE: usize = 32;
 
 fn argon2() -> Argon2<'static> {
     // OWASP's recommended Argon2id parameters: 19 MiB, 2 iterations, 1 lane.
@@ -37,12 +47,15 @@ impl PasswordHasher {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         Self {
             permits: Arc::new(Semaphore::new(cores.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            // About a second of work per core at OWASP's parameters: longer waits help nobody.
+            max_waiting: QUEUE_PER_CORE * cores.max(1),
             dummy: Arc::new(OnceCell::new()),
         }
     }
 
     /// # Errors
-    /// Only on an internal failure of the hasher.
+    /// [`Error::Busy`] when the queue is full; otherwise only on an internal failure.
     pub async fn hash(&self, password: &Password) -> Result<String> {
         let password = password.expose().to_owned();
         self.run(move || {
@@ -58,7 +71,7 @@ impl PasswordHasher {
     /// Checks `password` against `hash`; with no hash it still spends the same time, then fails.
     ///
     /// # Errors
-    /// Only on an internal failure of the hasher.
+    /// [`Error::Busy`] when the queue is full; otherwise only on an internal failure.
     pub async fn verify(&self, password: &Password, hash: Option<&str>) -> Result<bool> {
         let (hash, real) = match hash {
             Some(hash) => (hash.to_owned(), true),
@@ -90,16 +103,41 @@ impl PasswordHasher {
         &self,
         job: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
     ) -> Result<T> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .context("password pool closed")
-            .map_err(Error::internal)?;
+        let _permit = match self.permits.try_acquire() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let _place = QueuePlace::take(&self.waiting, self.max_waiting).ok_or(Error::Busy)?;
+                self.permits
+                    .acquire()
+                    .await
+                    .context("password pool closed")
+                    .map_err(Error::internal)?
+            }
+        };
         tokio::task::spawn_blocking(job)
             .await
             .context("password task panicked")
             .map_err(Error::internal)?
             .map_err(Error::internal)
+    }
+}
+
+/// A place in the hashing queue, given back when dropped (also when the request is cancelled).
+struct QueuePlace<'a>(&'a AtomicUsize);
+
+impl<'a> QueuePlace<'a> {
+    fn take(waiting: &'a AtomicUsize, max: usize) -> Option<Self> {
+        waiting
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Self(waiting))
+    }
+}
+
+impl Drop for QueuePlace<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }

@@ -5,6 +5,8 @@ use sea_orm::{ActiveModelTrait, Set};
 
 use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
 use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, FieldErrors, Result, is_unique_violation},
     state::AppState,
 };
@@ -30,7 +32,7 @@ pub struct RegisterForm {
 /// # Errors
 /// Field errors with SPEC.md's texts; 409 when the email is taken (the unique index decides,
 /// so two simultaneous registrations give one account and one conflict).
-pub async fn register(state: &AppState, form: RegisterForm) -> Result<users::Model> {
+pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo) -> Result<users::Model> {
     let mut errors = FieldErrors::new();
     let role = Role::parse_selectable(form.role.as_deref());
     let label = role
@@ -55,7 +57,10 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<users::Mod
     user.password_hash = Set(Some(password_hash));
     match user.insert(&state.db).await {
         Ok(user) => {
-            tracing::info!(user_id = %user.id, role = %user.role, "account registered");
+            Event::new(Kind::Registered, Some(user.id), client)
+                .detail(user.role.clone())
+                .record(&state.db)
+                .await?;
             Ok(user)
         }
         Err(err) if is_unique_violation(&err, "users_email_key", "users.email") => {

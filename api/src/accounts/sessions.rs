@@ -1,18 +1,22 @@
-//! Sessions as rows: a token is honoured only while its row exists, on every instance.
+//! Sessions as rows: a token is honoured only while its row exists, has been used within the
+//! idle timeout and is within its absolute lifetime, on every instance.
 
 use anyhow::Context;
 use chrono::{Duration, Utc};
 use entity::{sessions, users};
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
+};
 use uuid::Uuid;
 
 use crate::{
+    client::ClientInfo,
     error::{Error, Result},
     state::AppState,
 };
 
-/// How long a sign-in lasts.
-pub const SESSION_TTL: Duration = Duration::days(7);
+/// Last activity is written at most this often, so reading a session rarely writes.
+const ACTIVITY_GRANULARITY: Duration = Duration::minutes(1);
 
 /// A person who has just signed in: the token goes to the body and the cookie.
 #[derive(Debug)]
@@ -42,16 +46,18 @@ pub async fn start(
     state: &AppState,
     db: &impl ConnectionTrait,
     user: users::Model,
-    user_agent: Option<&str>,
+    client: &ClientInfo,
 ) -> Result<SignedIn> {
     let now = Utc::now();
-    let expires_at = now + SESSION_TTL;
+    let expires_at = now + state.config.session_lifetime;
     let session = sessions::ActiveModel {
         id: Set(Uuid::new_v4()),
         user_id: Set(user.id),
-        user_agent: Set(user_agent.map(|ua| ua.chars().take(255).collect())),
+        user_agent: Set(client.user_agent.clone()),
+        ip: Set(client.ip_text()),
         created_at: Set(now),
         expires_at: Set(expires_at),
+        last_seen_at: Set(Some(now)),
     }
     .insert(db)
     .await?;
@@ -77,34 +83,55 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
         .await?
         .ok_or_else(Error::session_expired)?;
     let user = user.ok_or_else(Error::session_expired)?;
-    if user.id != user_id || session.expires_at <= Utc::now() || user.status == "suspended" {
+    let now = Utc::now();
+    let last_seen = session.last_seen_at.unwrap_or(session.created_at);
+    if user.id != user_id
+        || session.expires_at <= now
+        || last_seen + state.config.session_idle <= now
+        || user.status == "suspended"
+    {
         return Err(Error::session_expired());
+    }
+    if last_seen + ACTIVITY_GRANULARITY <= now {
+        sessions::Entity::update_many()
+            .col_expr(sessions::Column::LastSeenAt, Expr::value(Some(now)))
+            .filter(sessions::Column::Id.eq(session_id))
+            .exec(&state.db)
+            .await?;
     }
     Ok(Viewer { user, session_id })
 }
 
-/// Ends the session behind `token`, if there is one. Logging out twice is not an error.
+/// Ends the session behind `token`, if there is one, and says whose it was. Logging out
+/// twice is not an error.
 ///
 /// # Errors
 /// On a database failure.
-pub async fn end(state: &AppState, token: Option<&str>) -> Result<()> {
+pub async fn end(state: &AppState, token: Option<&str>) -> Result<Option<Uuid>> {
     let Some(claims) = token.and_then(|t| state.keys.decode(t)) else {
-        return Ok(());
+        return Ok(None);
     };
-    if let Ok(session_id) = Uuid::parse_str(&claims.sid) {
-        sessions::Entity::delete_by_id(session_id).exec(&state.db).await?;
-    }
-    Ok(())
+    let Ok(session_id) = Uuid::parse_str(&claims.sid) else {
+        return Ok(None);
+    };
+    let ended = sessions::Entity::delete_by_id(session_id).exec(&state.db).await?;
+    Ok((ended.rows_affected > 0)
+        .then(|| Uuid::parse_str(&claims.sub).ok())
+        .flatten())
 }
 
-/// Ends every session of a user: after a password reset, nobody stays signed in.
+/// Ends every session of a user, or every one but `keep`.
 ///
 /// # Errors
 /// On a database failure.
-pub async fn end_all(db: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
-    sessions::Entity::delete_many()
-        .filter(sessions::Column::UserId.eq(user_id))
+pub async fn end_all(db: &impl ConnectionTrait, user_id: Uuid, keep: Option<Uuid>) -> Result<u64> {
+    let mut condition = Condition::all().add(sessions::Column::UserId.eq(user_id));
+    if let Some(keep) = keep {
+        condition = condition.add(sessions::Column::Id.ne(keep));
+    }
+    Ok(sessions::Entity::delete_many()
+        .filter(condition)
         .exec(db)
-        .await?;
-    Ok(())
+        .await?
+        .rows_affected)
 }

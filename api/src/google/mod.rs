@@ -4,12 +4,16 @@
 
 pub mod flow;
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::Mutex,
+    time::{Duration, Instant},
+};
 
 use anyhow::Context;
+use chrono::{DateTime, Utc};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, jwk::JwkSet};
 use serde::Deserialize;
-use tokio::sync::Mutex;
+use tokio::sync::Notify;
 
 use crate::{
     config::GoogleConfig,
@@ -22,6 +26,11 @@ pub const NOT_CONFIGURED: &str = "Google sign-in is not available right now";
 const JWKS_TTL: Duration = Duration::from_secs(3600);
 /// An unknown `kid` triggers a fetch at most this often.
 const REFETCH_AT_MOST_EVERY: Duration = Duration::from_secs(5);
+/// After a failed fetch, wait this long before the next, doubling up to the cap.
+const FAILED_FETCH_BACKOFF: Duration = Duration::from_secs(1);
+const FAILED_FETCH_BACKOFF_MAX: Duration = Duration::from_secs(60);
+/// How long a request waits for a fetch another request has started.
+const WAIT_FOR_FETCH: Duration = Duration::from_secs(10);
 
 /// Who Google says the person is. `sub` is the identity; the email is verified by Google.
 #[derive(Debug, Clone)]
@@ -30,11 +39,14 @@ pub struct GoogleIdentity {
     pub email: String,
     pub name: Option<String>,
     pub nonce: Option<String>,
+    /// When the token expires: until then it is remembered, so it is accepted once.
+    pub expires_at: DateTime<Utc>,
 }
 
 #[derive(Deserialize)]
 struct Claims {
     sub: String,
+    exp: i64,
     email: Option<String>,
     #[serde(default)]
     email_verified: BoolOrString,
@@ -62,12 +74,54 @@ impl BoolOrString {
 struct KeyCache {
     keys: Option<JwkSet>,
     fetched_at: Option<Instant>,
+    /// The last fetch started, successful or not.
+    attempted_at: Option<Instant>,
+    /// Failed fetches in a row, for the backoff.
+    failures: u32,
+    /// A request is fetching right now; others wait for it instead of fetching too.
+    fetching: bool,
+}
+
+impl KeyCache {
+    fn find(&self, kid: &str) -> Option<DecodingKey> {
+        self.keys
+            .as_ref()
+            .and_then(|keys| keys.find(kid))
+            .and_then(|jwk| DecodingKey::from_jwk(jwk).ok())
+    }
+
+    /// Whether this request should fetch the keys now (and claim the fetch if so).
+    fn claim_fetch(&mut self, kid: &str) -> bool {
+        if self.fetching {
+            return false;
+        }
+        let stale = self.fetched_at.is_none_or(|at| at.elapsed() > JWKS_TTL);
+        let unknown = self.keys.as_ref().is_none_or(|keys| keys.find(kid).is_none());
+        let wait = if self.failures == 0 {
+            REFETCH_AT_MOST_EVERY
+        } else {
+            (FAILED_FETCH_BACKOFF * 2_u32.pow(self.failures.min(10) - 1)).min(FAILED_FETCH_BACKOFF_MAX)
+        };
+        let may_fetch = self.attempted_at.is_none_or(|at| at.elapsed() > wait);
+        let due = if self.failures == 0 {
+            stale || (unknown && may_fetch)
+        } else {
+            (stale || unknown) && may_fetch
+        };
+        if due {
+            self.fetching = true;
+            self.attempted_at = Some(Instant::now());
+        }
+        due
+    }
 }
 
 pub struct Google {
     pub config: GoogleConfig,
     http: reqwest::Client,
+    /// Never held across a network call.
     cache: Mutex<KeyCache>,
+    fetched: Notify,
 }
 
 impl Google {
@@ -81,6 +135,7 @@ impl Google {
             config,
             http,
             cache: Mutex::default(),
+            fetched: Notify::new(),
         }
     }
 
@@ -126,35 +181,56 @@ impl Google {
             email,
             name: claims.name,
             nonce: claims.nonce,
+            expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or_else(Utc::now),
         })
     }
 
+    fn cache(&self) -> std::sync::MutexGuard<'_, KeyCache> {
+        // A panic elsewhere cannot leave the cache half-written: keep using it.
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The key `kid`, fetching the key set when it is stale or lacks `kid` (at most every
+    /// 5 s, and backing off after failures). One request fetches; the others wait for it.
     async fn key(&self, kid: &str) -> Result<Option<DecodingKey>> {
-        let mut cache = self.cache.lock().await;
-        let stale = cache.fetched_at.is_none_or(|at| at.elapsed() > JWKS_TTL);
-        let unknown = cache.keys.as_ref().is_none_or(|keys| keys.find(kid).is_none());
-        let may_refetch = cache
-            .fetched_at
-            .is_none_or(|at| at.elapsed() > REFETCH_AT_MOST_EVERY);
-        if stale || (unknown && may_refetch) {
-            match self.fetch_keys().await {
-                Ok(keys) => {
-                    cache.keys = Some(keys);
-                    cache.fetched_at = Some(Instant::now());
-                }
-                Err(err) => {
-                    tracing::warn!(error = ?err, "could not fetch Google's keys");
-                    if cache.keys.is_none() {
-                        return Err(Error::Unavailable);
+        loop {
+            let (claimed, waiting) = {
+                let mut cache = self.cache();
+                let claimed = cache.claim_fetch(kid);
+                (claimed, !claimed && cache.fetching)
+            };
+            if claimed {
+                let result = self.fetch_keys().await;
+                let mut cache = self.cache();
+                cache.fetching = false;
+                match result {
+                    Ok(keys) => {
+                        cache.keys = Some(keys);
+                        cache.fetched_at = Some(Instant::now());
+                        cache.failures = 0;
+                    }
+                    Err(err) => {
+                        tracing::warn!(error = ?err, "could not fetch Google's keys");
+                        cache.failures = cache.failures.saturating_add(1);
                     }
                 }
+                drop(cache);
+                self.fetched.notify_waiters();
+            } else if waiting {
+                let notified = self.fetched.notified();
+                if self.cache().fetching {
+                    let _ = tokio::time::timeout(WAIT_FOR_FETCH, notified).await;
+                }
+                continue;
             }
+            let cache = self.cache();
+            if cache.keys.is_none() {
+                return Err(Error::Unavailable);
+            }
+            return Ok(cache.find(kid));
         }
-        Ok(cache
-            .keys
-            .as_ref()
-            .and_then(|keys| keys.find(kid))
-            .and_then(|jwk| DecodingKey::from_jwk(jwk).ok()))
     }
 
     async fn fetch_keys(&self) -> anyhow::Result<JwkSet> {

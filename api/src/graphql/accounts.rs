@@ -4,7 +4,7 @@ use async_graphql::{Context, ID, Object};
 use axum::http::header::SET_COOKIE;
 
 use super::{
-    context,
+    OneAuthOperation, context,
     errors::IntoGql,
     types::{GoogleSessionPayload, MessagePayload, SessionPayload, User, UserPayload},
 };
@@ -18,6 +18,7 @@ use crate::accounts::{
     register::{self, RegisterForm},
     sessions::{self, SignedIn},
 };
+use crate::audit::{Event, Kind};
 
 #[derive(Default)]
 pub struct AccountsQuery;
@@ -47,9 +48,10 @@ fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPa
 #[Object]
 impl AccountsMutation {
     /// A new account, pending until its email is verified. Ask for a code next.
+    #[graphql(guard = "OneAuthOperation")]
     async fn register(&self, ctx: &Context<'_>, input: RegisterForm) -> async_graphql::Result<UserPayload> {
-        let (state, _) = context(ctx);
-        let user = register::register(state, input).await.gql()?;
+        let (state, meta) = context(ctx);
+        let user = register::register(state, input, &meta.client).await.gql()?;
         Ok(UserPayload {
             message: "Registered successfully".to_owned(),
             user: user.into(),
@@ -57,61 +59,58 @@ impl AccountsMutation {
     }
 
     /// Mails a verification code. The same answer for any well-formed email.
+    #[graphql(guard = "OneAuthOperation")]
     async fn send_otp_email(
         &self,
         ctx: &Context<'_>,
         input: SendCodeForm,
     ) -> async_graphql::Result<MessagePayload> {
-        let (state, _) = context(ctx);
-        email_code::send(state, input).await.gql()?;
+        let (state, meta) = context(ctx);
+        email_code::send(state, input, &meta.client).await.gql()?;
         Ok(MessagePayload::new("OTP sent to your email"))
     }
 
     /// Verifies the email with its code and signs in.
+    #[graphql(guard = "OneAuthOperation")]
     async fn verify_otp_email(
         &self,
         ctx: &Context<'_>,
         input: VerifyCodeForm,
     ) -> async_graphql::Result<SessionPayload> {
         let (state, meta) = context(ctx);
-        let done = email_code::verify(state, input, meta.user_agent.as_deref())
-            .await
-            .gql()?;
+        let done = email_code::verify(state, input, &meta.client).await.gql()?;
         Ok(signed_in(ctx, done, "Email verified successfully!"))
     }
 
     /// Signs in with email and password.
+    #[graphql(guard = "OneAuthOperation")]
     async fn login(&self, ctx: &Context<'_>, input: LoginForm) -> async_graphql::Result<SessionPayload> {
         let (state, meta) = context(ctx);
-        let done = login::login(state, input, meta.user_agent.as_deref())
-            .await
-            .gql()?;
+        let done = login::login(state, input, &meta.client).await.gql()?;
         Ok(signed_in(ctx, done, "Logged in successfully"))
     }
 
     /// Signs in with a Google ID token. NOT_FOUND when no account has this Google email.
+    #[graphql(guard = "OneAuthOperation")]
     async fn google_login(
         &self,
         ctx: &Context<'_>,
         input: GoogleLoginForm,
     ) -> async_graphql::Result<SessionPayload> {
         let (state, meta) = context(ctx);
-        let done = google::login(state, input, meta.user_agent.as_deref())
-            .await
-            .gql()?;
+        let done = google::login(state, input, &meta.client).await.gql()?;
         Ok(signed_in(ctx, done, "Logged in successfully"))
     }
 
     /// Registers (active, email verified by Google) and signs in; signs in when the account exists.
+    #[graphql(guard = "OneAuthOperation")]
     async fn google_register(
         &self,
         ctx: &Context<'_>,
         input: GoogleRegisterForm,
     ) -> async_graphql::Result<GoogleSessionPayload> {
         let (state, meta) = context(ctx);
-        let done = google::register(state, input, meta.user_agent.as_deref())
-            .await
-            .gql()?;
+        let done = google::register(state, input, &meta.client).await.gql()?;
         let message = if done.created {
             "Registered successfully"
         } else {
@@ -129,31 +128,40 @@ impl AccountsMutation {
     /// Ends this session (only this one) and clears the cookie. Safe to repeat.
     async fn logout(&self, ctx: &Context<'_>) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        sessions::end(state, meta.token.as_deref()).await.gql()?;
+        if let Some(user_id) = sessions::end(state, meta.token.as_deref()).await.gql()? {
+            Event::new(Kind::Logout, Some(user_id), &meta.client)
+                .record(&state.db)
+                .await
+                .gql()?;
+        }
         ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
         Ok(MessagePayload::new("Logged out successfully"))
     }
 
     /// Mails a reset link when the account exists. The same answer either way.
+    #[graphql(guard = "OneAuthOperation")]
     async fn forgot_password(
         &self,
         ctx: &Context<'_>,
         input: ForgotForm,
     ) -> async_graphql::Result<MessagePayload> {
-        let (state, _) = context(ctx);
-        password_reset::forgot(state, input).await.gql()?;
+        let (state, meta) = context(ctx);
+        password_reset::forgot(state, input, &meta.client).await.gql()?;
         Ok(MessagePayload::new(password_reset::LINK_SENT))
     }
 
     /// Sets a new password with the token of a reset link; every session of the account ends.
+    #[graphql(guard = "OneAuthOperation")]
     async fn reset_password(
         &self,
         ctx: &Context<'_>,
         token: String,
         input: ResetForm,
     ) -> async_graphql::Result<MessagePayload> {
-        let (state, _) = context(ctx);
-        password_reset::reset(state, &token, input).await.gql()?;
+        let (state, meta) = context(ctx);
+        password_reset::reset(state, &token, input, &meta.client)
+            .await
+            .gql()?;
         Ok(MessagePayload::new("Password reset successfully"))
     }
 
@@ -176,7 +184,7 @@ impl AccountsMutation {
     async fn delete_user(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        deletion::delete(state, &viewer, &id).await.gql()?;
+        deletion::delete(state, &viewer, &id, &meta.client).await.gql()?;
         if viewer.user.id.to_string() == id.as_str() {
             ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
         }

@@ -22,18 +22,15 @@ pub fn to_gql(err: Error) -> async_graphql::Error {
     let message = err.to_string();
     async_graphql::Error::new(message).extend_with(|_, ext| {
         ext.set("code", err.code().as_str());
-        match &err {
-            Error::Validation(fields) => {
-                let map: IndexMap<Name, Value> = fields
-                    .iter()
-                    .map(|(field, message)| (Name::new(field), Value::from(message)))
-                    .collect();
-                ext.set("errors", Value::Object(map));
-            }
-            Error::RateLimited { retry_after_secs, .. } => {
-                ext.set("retryAfter", *retry_after_secs);
-            }
-            _ => {}
+        if let Error::Validation(fields) = &err {
+            let map: IndexMap<Name, Value> = fields
+                .iter()
+                .map(|(field, message)| (Name::new(field), Value::from(message)))
+                .collect();
+            ext.set("errors", Value::Object(map));
+        }
+        if let Some(secs) = err.retry_after() {
+            ext.set("retryAfter", secs);
         }
     })
 }

@@ -2,21 +2,29 @@
 //! a few lines that call the domain and map its errors to `extensions.code`.
 
 pub mod accounts;
+pub mod audit;
 pub mod errors;
+pub mod limits;
 pub mod news;
 pub mod types;
 
-use async_graphql::{EmptySubscription, MergedObject, Schema, SchemaBuilder};
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+use async_graphql::{EmptySubscription, Guard, MergedObject, Schema, SchemaBuilder};
 use tokio::sync::OnceCell;
 
 use crate::{
     accounts::sessions::{self, Viewer},
+    client::{Caller, ClientInfo},
     error::{Error, Result},
     state::AppState,
 };
 
 #[derive(MergedObject, Default)]
-pub struct Query(accounts::AccountsQuery, news::NewsQuery);
+pub struct Query(accounts::AccountsQuery, news::NewsQuery, audit::AuditQuery);
 
 #[derive(MergedObject, Default)]
 pub struct Mutation(accounts::AccountsMutation, news::NewsMutation);
@@ -26,12 +34,21 @@ pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;
 /// The schema without runtime data: enough to print the SDL.
 pub fn builder() -> SchemaBuilder<Query, Mutation, EmptySubscription> {
     Schema::build(Query::default(), Mutation::default(), EmptySubscription)
-        .limit_depth(12)
-        .limit_complexity(1_000)
+        .limit_depth(limits::MAX_DEPTH)
+        .limit_complexity(limits::MAX_COMPLEXITY)
+        .limit_recursive_depth(limits::MAX_DEPTH * 2)
+        .limit_directives(limits::MAX_DIRECTIVES)
+        .extension(limits::Aliases)
 }
 
 pub fn build(state: AppState) -> AppSchema {
-    builder().data(state).finish()
+    let introspection = state.config.graphql_introspection;
+    let builder = builder().data(state);
+    if introspection {
+        builder.finish()
+    } else {
+        builder.disable_introspection().finish()
+    }
 }
 
 /// The schema in SDL, as checked in at `schema.graphql`.
@@ -42,17 +59,41 @@ pub fn sdl() -> String {
 /// Who is calling, taken from the HTTP request; the viewer is looked up once, when needed.
 pub struct RequestMeta {
     pub token: Option<String>,
-    pub user_agent: Option<String>,
+    pub client: ClientInfo,
+    /// Whether an authentication mutation already ran in this HTTP request; shared by every
+    /// operation of a batch. `None` outside HTTP (no limit to keep).
+    auth_operation: Option<Arc<AtomicBool>>,
     viewer: OnceCell<Viewer>,
 }
 
+pub const ONE_AUTH_OPERATION: &str = "Only one sign-in or account operation is allowed per request";
+
 impl RequestMeta {
-    pub fn new(token: Option<String>, user_agent: Option<String>) -> Self {
+    /// The data of one GraphQL operation; `auth_operation` is shared by the operations of
+    /// one HTTP request.
+    pub fn new(token: Option<String>, client: ClientInfo, auth_operation: Arc<AtomicBool>) -> Self {
         Self {
             token,
-            user_agent,
+            client,
+            auth_operation: Some(auth_operation),
             viewer: OnceCell::new(),
         }
+    }
+
+    /// The data of the operations of one HTTP request, which share one authentication operation.
+    pub fn for_caller(caller: &Caller, auth_operation: &Arc<AtomicBool>) -> Self {
+        Self::new(
+            caller.token.clone(),
+            caller.client.clone(),
+            auth_operation.clone(),
+        )
+    }
+
+    /// Claims this request's one authentication operation.
+    fn take_auth_operation(&self) -> bool {
+        self.auth_operation
+            .as_ref()
+            .is_none_or(|taken| !taken.swap(true, Ordering::AcqRel))
     }
 
     /// The signed-in viewer.
@@ -97,6 +138,26 @@ pub(crate) fn context<'a>(ctx: &'a async_graphql::Context<'_>) -> (&'a AppState,
 
 static NO_META: RequestMeta = RequestMeta {
     token: None,
-    user_agent: None,
+    client: ClientInfo {
+        ip: None,
+        user_agent: None,
+    },
+    auth_operation: None,
     viewer: OnceCell::const_new(),
 };
+
+/// Lets through the first authentication mutation of an HTTP request (sign-in, registration,
+/// codes, forgot and reset, Google) and refuses the rest, however they are aliased or batched:
+/// each of them costs a password hash or a mail, and the limits count requests.
+pub struct OneAuthOperation;
+
+impl Guard for OneAuthOperation {
+    async fn check(&self, ctx: &async_graphql::Context<'_>) -> async_graphql::Result<()> {
+        let (_, meta) = context(ctx);
+        if meta.take_auth_operation() {
+            Ok(())
+        } else {
+            Err(errors::to_gql(Error::BadRequest(ONE_AUTH_OPERATION.to_owned())))
+        }
+    }
+}

@@ -82,6 +82,7 @@ pub struct NewsQuery;
 #[Object]
 impl NewsQuery {
     /// Published items, newest first (drafts too for admins). `first`: 1-50, default 20.
+    #[graphql(complexity = "super::limits::page_cost(first, child_complexity)")]
     async fn news(
         &self,
         ctx: &Context<'_>,

@@ -1,5 +1,7 @@
 //! `POST /api/graphql` and `GET /api/graphql` (queries only; GraphiQL under local).
 
+use std::sync::{Arc, atomic::AtomicBool};
+
 use async_graphql::{
     BatchRequest,
     http::GraphiQLSource,
@@ -15,20 +17,10 @@ use axum::{
 use serde_json::json;
 
 use crate::{
-    accounts::cookie,
-    graphql::{AppSchema, RequestMeta},
+    client::Caller,
+    graphql::{AppSchema, RequestMeta, limits::MAX_BATCH},
     state::AppState,
 };
-
-fn meta(headers: &HeaderMap) -> RequestMeta {
-    RequestMeta::new(
-        cookie::token_from_headers(headers),
-        headers
-            .get(header::USER_AGENT)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
-    )
-}
 
 fn graphql_error(status: StatusCode, code: &str, message: &str) -> Response {
     (
@@ -49,7 +41,7 @@ fn respond(response: async_graphql::BatchResponse) -> Response {
 
 pub async fn post(
     Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let bytes = match body {
@@ -79,17 +71,20 @@ pub async fn post(
             );
         }
     };
+    // One authentication operation per HTTP request, across the whole batch.
+    let auth_operation = Arc::new(AtomicBool::new(false));
+    let meta = || RequestMeta::for_caller(&caller, &auth_operation);
     let batch = match batch {
-        BatchRequest::Single(request) => BatchRequest::Single(request.data(meta(&headers))),
-        BatchRequest::Batch(requests) if requests.len() > 10 => {
+        BatchRequest::Single(request) => BatchRequest::Single(request.data(meta())),
+        BatchRequest::Batch(requests) if requests.len() > MAX_BATCH => {
             return graphql_error(
                 StatusCode::BAD_REQUEST,
                 "BAD_USER_INPUT",
-                "At most 10 operations per batch",
+                &format!("At most {MAX_BATCH} operations per batch"),
             );
         }
         BatchRequest::Batch(requests) => {
-            BatchRequest::Batch(requests.into_iter().map(|r| r.data(meta(&headers))).collect())
+            BatchRequest::Batch(requests.into_iter().map(|r| r.data(meta())).collect())
         }
     };
     respond(schema.execute_batch(batch).await)
@@ -98,6 +93,7 @@ pub async fn post(
 pub async fn get(
     State(state): State<AppState>,
     Extension(schema): Extension<AppSchema>,
+    caller: Caller,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
@@ -131,5 +127,6 @@ pub async fn get(
             "Mutations must be sent with POST",
         );
     }
-    respond(schema.execute(request.data(meta(&headers))).await.into())
+    let meta = RequestMeta::for_caller(&caller, &Arc::new(AtomicBool::new(false)));
+    respond(schema.execute(request.data(meta)).await.into())
 }

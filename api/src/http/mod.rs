@@ -1,6 +1,7 @@
 //! The axum router: the API under `/api`, health, metrics, the dev mailbox and the site,
 //! wrapped in the middleware every request passes through.
 
+pub mod cross_site;
 pub mod google;
 pub mod graphql;
 pub mod health;
@@ -9,18 +10,24 @@ pub mod mailbox;
 pub mod middleware;
 pub mod site;
 
-use axum::{Extension, Router, routing::get};
+use axum::{Extension, Router, extract::DefaultBodyLimit, middleware::from_fn_with_state, routing::get};
 
 use crate::{graphql::AppSchema, rest, state::AppState};
 
 pub fn router(state: AppState, schema: AppSchema) -> Router {
     let api = Router::new()
-        .route("/graphql", get(graphql::get).post(graphql::post))
+        .route(
+            "/graphql",
+            get(graphql::get)
+                .post(graphql::post)
+                .layer(DefaultBodyLimit::max(rest::BODY_LIMIT)),
+        )
         .route("/auth/google/start", get(google::start))
         .route("/auth/google/callback", get(google::callback))
         .merge(rest::router())
         .fallback(middleware::api_not_found)
-        .method_not_allowed_fallback(middleware::api_method_not_allowed);
+        .method_not_allowed_fallback(middleware::api_method_not_allowed)
+        .layer(from_fn_with_state(state.clone(), cross_site::guard));
     let api = ip_limit::apply(api, state.config.rate_limit_per_ip);
     let mut app = Router::new()
         .nest("/api", api)

@@ -2,7 +2,7 @@
 
 pub mod worker;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use entity::mail_outbox;
 use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
 use uuid::Uuid;
@@ -12,10 +12,30 @@ use crate::error::Result;
 /// A rendered mail, ready for the outbox.
 #[derive(Debug, Clone)]
 pub struct Mail {
+    /// A plain address: never a display name, which would be user-supplied text.
     pub to: String,
     pub subject: String,
     pub text: String,
     pub html: String,
+    /// The account the mail is about: its mail is deleted with it.
+    pub user_id: Option<Uuid>,
+    /// For mail carrying a code or a link: when it stops being useful. Its bodies are
+    /// cleared once delivered or past this, and it is not sent after it.
+    pub secret_until: Option<DateTime<Utc>>,
+}
+
+impl Mail {
+    #[must_use]
+    pub fn about(mut self, user_id: Uuid) -> Self {
+        self.user_id = Some(user_id);
+        self
+    }
+
+    #[must_use]
+    pub fn secret_until(mut self, until: DateTime<Utc>) -> Self {
+        self.secret_until = Some(until);
+        self
+    }
 }
 
 struct Template {
@@ -24,17 +44,21 @@ struct Template {
     html: &'static str,
 }
 
-const VERIFY_EMAIL: Template = Template {
-    subject: include_str!("templates/verify_email/subject.txt"),
-    text: include_str!("templates/verify_email/body.txt"),
-    html: include_str!("templates/verify_email/body.html"),
-};
+macro_rules! template {
+    ($name:literal) => {
+        Template {
+            subject: include_str!(concat!("templates/", $name, "/subject.txt")),
+            text: include_str!(concat!("templates/", $name, "/body.txt")),
+            html: include_str!(concat!("templates/", $name, "/body.html")),
+        }
+    };
+}
 
-const RESET_PASSWORD: Template = Template {
-    subject: include_str!("templates/reset_password/subject.txt"),
-    text: include_str!("templates/reset_password/body.txt"),
-    html: include_str!("templates/reset_password/body.html"),
-};
+const VERIFY_EMAIL: Template = template!("verify_email");
+const RESET_PASSWORD: Template = template!("reset_password");
+const PASSWORD_CHANGED: Template = template!("password_changed");
+const GOOGLE_LINKED: Template = template!("google_linked");
+const NO_ACCOUNT: Template = template!("no_account");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -53,6 +77,8 @@ impl Template {
             subject: fill(self.subject, false).trim().to_owned(),
             text: fill(self.text, false),
             html: fill(self.html, true),
+            user_id: None,
+            secret_until: None,
         }
     }
 }
@@ -66,12 +92,39 @@ fn html_escape(value: &str) -> String {
         .replace('\'', "&#39;")
 }
 
+/// A person's name as a mail may show it. Names are typed by anyone, so one that could pass
+/// for a link or an address ("Claim your prize at evil.example") is replaced by "there", and
+/// control and direction-override characters are dropped; HTML escaping comes on top.
+pub fn greeting_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let lower = cleaned.to_lowercase();
+    let looks_like_a_link = lower.contains("://")
+        || lower.contains("www")
+        || cleaned.contains('@')
+        || cleaned
+            .split('.')
+            .skip(1)
+            .any(|after| after.chars().next().is_some_and(char::is_alphanumeric));
+    if cleaned.is_empty() || looks_like_a_link {
+        "there".to_owned()
+    } else {
+        cleaned.chars().take(60).collect()
+    }
+}
+
 pub fn verification_code(app_name: &str, to: &str, name: &str, code: &str, minutes: i64) -> Mail {
     VERIFY_EMAIL.render(
         to,
         &[
             ("app_name", app_name),
-            ("name", name),
+            ("name", &greeting_name(name)),
             ("code", code),
             ("minutes", &minutes.to_string()),
         ],
@@ -83,11 +136,41 @@ pub fn password_reset(app_name: &str, to: &str, name: &str, link: &str, minutes:
         to,
         &[
             ("app_name", app_name),
-            ("name", name),
+            ("name", &greeting_name(name)),
             ("link", link),
             ("minutes", &minutes.to_string()),
         ],
     )
+}
+
+/// The notice after a password change or reset; `link` leads to forgot-password.
+pub fn password_changed(app_name: &str, to: &str, name: &str, link: &str) -> Mail {
+    PASSWORD_CHANGED.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("link", link),
+        ],
+    )
+}
+
+/// The notice that Google sign-in was linked; `note` says what else changed.
+pub fn google_linked(app_name: &str, to: &str, name: &str, note: &str, link: &str) -> Mail {
+    GOOGLE_LINKED.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("note", note),
+            ("link", link),
+        ],
+    )
+}
+
+/// The answer to a reset request for an address with no account; `link` leads to register.
+pub fn no_account(app_name: &str, to: &str, link: &str) -> Mail {
+    NO_ACCOUNT.render(to, &[("app_name", app_name), ("link", link)])
 }
 
 /// Writes `mail` to the outbox within the caller's transaction: it is sent if and only if
@@ -96,6 +179,25 @@ pub fn password_reset(app_name: &str, to: &str, name: &str, link: &str, minutes:
 /// # Errors
 /// On a database failure.
 pub async fn enqueue(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
+    insert(db, mail, None).await
+}
+
+/// Does what [`enqueue`] does, but the row is born delivered and empty: a request that must
+/// not mail anyone (a code for an address with no pending account) costs what one that does
+/// costs, so timing tells nothing.
+///
+/// # Errors
+/// On a database failure.
+pub async fn enqueue_nothing(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
+    let empty = Mail {
+        text: String::new(),
+        html: String::new(),
+        ..mail
+    };
+    insert(db, empty, Some(Utc::now())).await
+}
+
+async fn insert(db: &impl ConnectionTrait, mail: Mail, sent_at: Option<DateTime<Utc>>) -> Result<()> {
     let now = Utc::now();
     mail_outbox::ActiveModel {
         id: Set(Uuid::new_v4()),
@@ -106,9 +208,11 @@ pub async fn enqueue(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
         attempts: Set(0),
         next_attempt_at: Set(now),
         locked_until: Set(None),
-        sent_at: Set(None),
+        sent_at: Set(sent_at),
         last_error: Set(None),
         created_at: Set(now),
+        user_id: Set(mail.user_id),
+        secret_until: Set(mail.secret_until),
     }
     .insert(db)
     .await?;
@@ -128,9 +232,25 @@ mod tests {
     }
 
     #[test]
-    fn names_are_escaped_in_html_only() {
+    fn names_are_escaped_in_html() {
         let mail = verification_code("Talent Suite", "a@b.io", "<b>Ann</b>", "123456", 10);
-        assert!(mail.html.contains("&lt;b&gt;Ann&lt;/b&gt;"));
-        assert!(mail.text.contains("<b>Ann</b>"));
+        assert!(mail.html.contains("Hello &lt;b&gt;Ann&lt;/b&gt;,"));
+        assert!(!mail.html.contains("<b>Ann"));
+    }
+
+    #[test]
+    fn names_that_pass_for_links_or_carry_control_characters_are_not_shown() {
+        for name in [
+            "Win a prize at evil.example",
+            "http://evil.example",
+            "mail me: x@evil.example",
+            "www evil com",
+        ] {
+            assert_eq!(greeting_name(name), "there", "{name}");
+        }
+        assert_eq!(greeting_name("Ann\r\nBcc: x\u{202e}"), "Ann Bcc: x");
+        assert_eq!(greeting_name("Dr. Asha Verma"), "Dr. Asha Verma");
+        let mail = password_reset("Talent Suite", "a@b.io", "Visit evil.example", "http://l", 30);
+        assert!(mail.text.contains("Hello there,") && !mail.text.contains("evil"));
     }
 }

@@ -7,7 +7,8 @@ use anyhow::Context;
 use chrono::Utc;
 use entity::mail_outbox;
 use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor, message::Mailbox, message::MultiPart,
+    Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor, message::Mailbox,
+    message::MultiPart,
 };
 use sea_orm::{
     ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
@@ -75,6 +76,7 @@ impl Worker {
                 .filter(mail_outbox::Column::NextAttemptAt.lte(now))
                 .filter(mail_outbox::Column::Attempts.lt(MAX_ATTEMPTS))
                 .filter(unclaimed(now))
+                .filter(still_useful(now))
                 .order_by_asc(mail_outbox::Column::CreatedAt)
                 .limit(BATCH)
                 .all(&self.db)
@@ -120,7 +122,11 @@ impl Worker {
     async fn send(&self, mail: &mail_outbox::Model) -> anyhow::Result<()> {
         let message = Message::builder()
             .from(self.from.clone())
-            .to(mail.recipient.parse().context("recipient address")?)
+            // A bare address: user-supplied text never becomes a display name or a header.
+            .to(Mailbox::new(
+                None,
+                mail.recipient.parse::<Address>().context("recipient address")?,
+            ))
             .subject(&mail.subject)
             .multipart(MultiPart::alternative_plain_html(
                 mail.text_body.clone(),
@@ -132,7 +138,14 @@ impl Worker {
     }
 
     async fn mark_sent(&self, mail: &mail_outbox::Model) -> anyhow::Result<()> {
-        mail_outbox::Entity::update_many()
+        let mut update = mail_outbox::Entity::update_many();
+        if mail.secret_until.is_some() {
+            // Delivered: the outbox need not keep the code or the link any longer.
+            update = update
+                .col_expr(mail_outbox::Column::TextBody, Expr::value(""))
+                .col_expr(mail_outbox::Column::HtmlBody, Expr::value(""));
+        }
+        update
             .col_expr(mail_outbox::Column::SentAt, Expr::value(Some(Utc::now())))
             .col_expr(mail_outbox::Column::Attempts, Expr::value(mail.attempts + 1))
             .col_expr(
@@ -171,6 +184,13 @@ impl Worker {
         metrics::counter!("mail_failed_attempts_total").increment(1);
         Ok(())
     }
+}
+
+/// A code or link past its expiry is not worth sending.
+fn still_useful(now: chrono::DateTime<Utc>) -> Condition {
+    Condition::any()
+        .add(mail_outbox::Column::SecretUntil.is_null())
+        .add(mail_outbox::Column::SecretUntil.gt(now))
 }
 
 fn unclaimed(now: chrono::DateTime<Utc>) -> Condition {

@@ -3,14 +3,14 @@
 use axum::{
     Extension, Router,
     extract::Path,
-    http::{HeaderMap, StatusCode},
+    http::StatusCode,
     response::{IntoResponse, Response},
     routing::{delete, get, post},
 };
 use serde_json::{Value, json};
 
 use super::operation::{Body, Operation, Shape, json_object, keep, run};
-use crate::{graphql::AppSchema, state::AppState};
+use crate::{client::Caller, graphql::AppSchema, state::AppState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -110,7 +110,7 @@ const DELETE_USER: Operation = Operation {
 /// Runs `op` with the body (reduced to `fields`) as `$input`.
 async fn with_input(
     schema: &AppSchema,
-    headers: &HeaderMap,
+    caller: &Caller,
     op: &Operation,
     body: Body,
     fields: &[(&str, Option<&[&str]>)],
@@ -118,13 +118,13 @@ async fn with_input(
     match json_object(body) {
         Ok(mut input) => {
             keep(&mut input, fields);
-            run(schema, headers, op, json!({ "input": input })).await
+            run(schema, caller, op, json!({ "input": input })).await
         }
         Err(err) => err.into_response(),
     }
 }
 
-async fn register(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+async fn register(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     let fields = [
         ("name", None),
         ("email", None),
@@ -133,21 +133,17 @@ async fn register(Extension(schema): Extension<AppSchema>, headers: HeaderMap, b
         ("password", None),
         ("role", None),
     ];
-    with_input(&schema, &headers, &REGISTER, body, &fields).await
+    with_input(&schema, &caller, &REGISTER, body, &fields).await
 }
 
-async fn send_otp_email(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
-    with_input(&schema, &headers, &SEND_OTP, body, &[("email", None)]).await
+async fn send_otp_email(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(&schema, &caller, &SEND_OTP, body, &[("email", None)]).await
 }
 
-async fn verify_otp_email(
-    Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
+async fn verify_otp_email(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     with_input(
         &schema,
-        &headers,
+        &caller,
         &VERIFY_OTP,
         body,
         &[("email", None), ("otp", None)],
@@ -155,10 +151,10 @@ async fn verify_otp_email(
     .await
 }
 
-async fn login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+async fn login(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     with_input(
         &schema,
-        &headers,
+        &caller,
         &LOGIN,
         body,
         &[("email", None), ("password", None)],
@@ -166,18 +162,14 @@ async fn login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body
     .await
 }
 
-async fn google_login(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
-    with_input(&schema, &headers, &GOOGLE_LOGIN, body, &[("idToken", None)]).await
+async fn google_login(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(&schema, &caller, &GOOGLE_LOGIN, body, &[("idToken", None)]).await
 }
 
-async fn google_register(
-    Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
+async fn google_register(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     with_input(
         &schema,
-        &headers,
+        &caller,
         &GOOGLE_REGISTER,
         body,
         &[("idToken", None), ("role", None)],
@@ -185,27 +177,23 @@ async fn google_register(
     .await
 }
 
-async fn logout(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
-    run(&schema, &headers, &LOGOUT, Value::Null).await
+async fn logout(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
+    run(&schema, &caller, &LOGOUT, Value::Null).await
 }
 
 /// `GET /auth/verify` and `GET /users/profile`: both answer with the signed-in account.
-async fn verify(Extension(schema): Extension<AppSchema>, headers: HeaderMap) -> Response {
-    run(&schema, &headers, &VERIFY, Value::Null).await
+async fn verify(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
+    run(&schema, &caller, &VERIFY, Value::Null).await
 }
 
-async fn forgot_password(
-    Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    with_input(&schema, &headers, &FORGOT, body, &[("email", None)]).await
+async fn forgot_password(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(&schema, &caller, &FORGOT, body, &[("email", None)]).await
 }
 
 async fn reset_password(
     Extension(schema): Extension<AppSchema>,
     Path(token): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Body,
 ) -> Response {
     match json_object(body) {
@@ -213,7 +201,7 @@ async fn reset_password(
             keep(&mut input, &[("password", None)]);
             run(
                 &schema,
-                &headers,
+                &caller,
                 &RESET,
                 json!({ "token": token, "input": input }),
             )
@@ -223,7 +211,7 @@ async fn reset_password(
     }
 }
 
-async fn update_profile(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+async fn update_profile(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     const SOCIAL: &[&str] = &["github", "linkedin", "instagram", "twitter", "facebook"];
     const ADDRESS: &[&str] = &["street", "city", "state", "zip", "country"];
     const PREFERENCES: &[&str] = &["notifications", "theme"];
@@ -238,13 +226,13 @@ async fn update_profile(Extension(schema): Extension<AppSchema>, headers: Header
         ("address", Some(ADDRESS)),
         ("preferences", Some(PREFERENCES)),
     ];
-    with_input(&schema, &headers, &UPDATE_PROFILE, body, &fields).await
+    with_input(&schema, &caller, &UPDATE_PROFILE, body, &fields).await
 }
 
 async fn delete_user(
     Extension(schema): Extension<AppSchema>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
-    run(&schema, &headers, &DELETE_USER, json!({ "id": id })).await
+    run(&schema, &caller, &DELETE_USER, json!({ "id": id })).await
 }

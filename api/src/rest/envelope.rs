@@ -43,10 +43,7 @@ impl From<Error> for ErrorResponse {
             ),
             _ => None,
         };
-        let retry_after_secs = match &err {
-            Error::RateLimited { retry_after_secs, .. } => Some(*retry_after_secs),
-            _ => None,
-        };
+        let retry_after_secs = err.retry_after();
         Self {
             code: err.code(),
             message: err.to_string(),

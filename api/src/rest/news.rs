@@ -3,7 +3,7 @@
 use axum::{
     Extension, Router,
     extract::{Path, Query},
-    http::{HeaderMap, StatusCode},
+    http::StatusCode,
     response::{IntoResponse, Response},
     routing::get,
 };
@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::operation::{Body, Operation, Shape, json_object, keep, run};
-use crate::{graphql::AppSchema, state::AppState};
+use crate::{client::Caller, graphql::AppSchema, state::AppState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -78,36 +78,32 @@ struct ListParams {
 
 async fn list(
     Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
+    caller: Caller,
     params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let Ok(Query(params)) = params else {
-        return run(&schema, &headers, &LIST, json!({ "first": 0 })).await;
+        return run(&schema, &caller, &LIST, json!({ "first": 0 })).await;
     };
     // A limit that is not a number is passed as 0, so the domain answers with its own text.
     let first = params.limit.map(|l| l.trim().parse::<i32>().unwrap_or(0));
     run(
         &schema,
-        &headers,
+        &caller,
         &LIST,
         json!({ "first": first, "after": params.cursor }),
     )
     .await
 }
 
-async fn item(
-    Extension(schema): Extension<AppSchema>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    run(&schema, &headers, &ITEM, json!({ "id": id })).await
+async fn item(Extension(schema): Extension<AppSchema>, Path(id): Path<String>, caller: Caller) -> Response {
+    run(&schema, &caller, &ITEM, json!({ "id": id })).await
 }
 
-async fn create(Extension(schema): Extension<AppSchema>, headers: HeaderMap, body: Body) -> Response {
+async fn create(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     match json_object(body) {
         Ok(mut input) => {
             keep(&mut input, &FIELDS);
-            run(&schema, &headers, &CREATE, json!({ "input": input })).await
+            run(&schema, &caller, &CREATE, json!({ "input": input })).await
         }
         Err(err) => err.into_response(),
     }
@@ -116,22 +112,18 @@ async fn create(Extension(schema): Extension<AppSchema>, headers: HeaderMap, bod
 async fn update(
     Extension(schema): Extension<AppSchema>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Body,
 ) -> Response {
     match json_object(body) {
         Ok(mut input) => {
             keep(&mut input, &FIELDS);
-            run(&schema, &headers, &UPDATE, json!({ "id": id, "input": input })).await
+            run(&schema, &caller, &UPDATE, json!({ "id": id, "input": input })).await
         }
         Err(err) => err.into_response(),
     }
 }
 
-async fn remove(
-    Extension(schema): Extension<AppSchema>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    run(&schema, &headers, &DELETE, json!({ "id": id })).await
+async fn remove(Extension(schema): Extension<AppSchema>, Path(id): Path<String>, caller: Caller) -> Response {
+    run(&schema, &caller, &DELETE, json!({ "id": id })).await
 }

@@ -1,18 +1,20 @@
 //! Runs one fixed GraphQL operation for a REST route and reshapes its result into the
 //! envelope, with the HTTP status of its error code.
 
+use std::sync::{Arc, atomic::AtomicBool};
+
 use async_graphql::Variables;
 use axum::{
     body::Bytes,
     extract::rejection::BytesRejection,
-    http::{HeaderMap, StatusCode, header::USER_AGENT},
+    http::StatusCode,
     response::{IntoResponse, Response},
 };
 use serde_json::{Map, Value};
 
 use super::envelope::{ErrorResponse, success};
 use crate::{
-    accounts::cookie,
+    client::Caller,
     error::Code,
     graphql::{AppSchema, RequestMeta},
 };
@@ -39,15 +41,9 @@ pub const USER_FIELDS: &str = "fragment UserFields on User { id name email count
 /// A request body, or why axum could not read it.
 pub type Body = Result<Bytes, BytesRejection>;
 
-/// Runs `op` with `variables` as the caller of `headers`.
-pub async fn run(schema: &AppSchema, headers: &HeaderMap, op: &Operation, variables: Value) -> Response {
-    let meta = RequestMeta::new(
-        cookie::token_from_headers(headers),
-        headers
-            .get(USER_AGENT)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
-    );
+/// Runs `op` with `variables` as `caller`.
+pub async fn run(schema: &AppSchema, caller: &Caller, op: &Operation, variables: Value) -> Response {
+    let meta = RequestMeta::for_caller(caller, &Arc::new(AtomicBool::new(false)));
     let request = async_graphql::Request::new(op.document)
         .variables(Variables::from_json(variables))
         .data(meta);

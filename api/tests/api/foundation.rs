@@ -100,7 +100,14 @@ db_test! {
     async fn graphql_refuses_mutations_over_get_and_malformed_bodies(app: TestApp) {
         let response = app.get("/api/graphql?query=mutation%7Blogout%7Bmessage%7D%7D").await;
         assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
-        let response = app.client.post(app.url("/api/graphql")).body("not json").send().await.unwrap();
+        let response = app
+            .client
+            .post(app.url("/api/graphql"))
+            .header("content-type", "application/json")
+            .body("not json")
+            .send()
+            .await
+            .unwrap();
         let body = json_of(response, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
     }

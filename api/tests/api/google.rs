@@ -58,10 +58,12 @@ google_test! {
         json_of(app.get_as(session, "/api/auth/verify").await, StatusCode::OK).await;
         assert!(body["data"].get("created").is_none());
 
+        let token = idp.id_token("sub-42", "Grace@Gmail.test", |_| {});
         let again = json_of(app.post("/api/auth/google-register", json!({ "idToken": token, "role": "hire" })).await, StatusCode::OK).await;
         assert_eq!(again["message"], "Logged in successfully");
         assert_eq!(again["data"]["user"]["role"], "campus", "an existing account keeps its role");
 
+        let token = idp.id_token("sub-42", "Grace@Gmail.test", |_| {});
         let login = app.post("/api/auth/google-login", json!({ "idToken": token })).await;
         assert!(login.headers()["set-cookie"].to_str().unwrap().starts_with("ts_session="));
         let login = json_of(login, StatusCode::OK).await;
@@ -79,13 +81,53 @@ google_test! {
 }
 
 google_test! {
-    async fn a_password_account_with_the_same_email_is_linked_and_verified(app, idp) {
-        json_of(app.register("linked@gmail.test").await, StatusCode::CREATED).await;
+    async fn a_verified_password_account_with_the_same_email_is_linked_and_keeps_its_password(app, idp) {
+        let session = app.signed_up("linked@gmail.test").await;
         let token = idp.id_token("sub-linked", "linked@gmail.test", |_| {});
         let body = json_of(app.post("/api/auth/google-login", json!({ "idToken": token })).await, StatusCode::OK).await;
         assert_eq!(body["data"]["user"]["status"], "active");
-        // The password still works, now that the email is verified.
         json_of(app.login("linked@gmail.test", PASSWORD).await, StatusCode::OK).await;
+        json_of(app.get_as(&session, "/api/auth/verify").await, StatusCode::OK).await;
+        let notice = &app.mail.wait_for("linked@gmail.test", 2).await[1];
+        assert!(notice.text().contains("Google sign-in was just linked"), "{}", notice.text());
+        assert!(notice.text().contains("unchanged"));
+    }
+}
+
+google_test! {
+    async fn google_takes_an_unverified_squatted_account_back_from_whoever_registered_it(app, idp) {
+        // The attacker registers the victim's email with a password of their own, asks for a
+        // reset link (which goes to the victim) and waits.
+        json_of(app.register("victim@gmail.test").await, StatusCode::CREATED).await;
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "victim@gmail.test" })).await, StatusCode::OK).await;
+        let link = crate::helpers::reset_token_in(&app.mail.wait_for("victim@gmail.test", 1).await[0]);
+        json_of(app.send_code("victim@gmail.test").await, StatusCode::OK).await;
+
+        let token = idp.id_token("sub-victim", "victim@gmail.test", |_| {});
+        let body = json_of(app.post("/api/auth/google-register", json!({ "idToken": token, "role": "career" })).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["user"]["emailVerified"], true);
+
+        let body = json_of(app.login("victim@gmail.test", PASSWORD).await, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(body["message"], "Invalid email or password", "the squatter's password is gone");
+        let body = json_of(app.post(&format!("/api/auth/reset-password/{link}"), json!({ "password": "takeover42" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["message"], "Reset link is invalid");
+        assert_eq!(app.count("SELECT COUNT(*) FROM email_codes").await, 0);
+        let notice = app.mail.wait_for("victim@gmail.test", 3).await.into_iter().last().unwrap();
+        assert!(notice.text().contains("password it was registered with was removed"), "{}", notice.text());
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'google_linked'").await, 1);
+    }
+}
+
+google_test! {
+    async fn an_id_token_signs_in_only_once(app, idp) {
+        let token = idp.id_token("sub-once", "once@gmail.test", |_| {});
+        json_of(app.post("/api/auth/google-register", json!({ "idToken": token, "role": "career" })).await, StatusCode::CREATED).await;
+        for path in ["/api/auth/google-login", "/api/auth/google-register"] {
+            let body = json_of(app.post(path, json!({ "idToken": token, "role": "career" })).await, StatusCode::UNAUTHORIZED).await;
+            assert_eq!(body["message"], "Invalid Google token", "{path}");
+        }
+        let fresh = idp.id_token("sub-once", "once@gmail.test", |_| {});
+        json_of(app.post("/api/auth/google-login", json!({ "idToken": fresh })).await, StatusCode::OK).await;
     }
 }
 
@@ -117,11 +159,13 @@ google_test! {
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 0, "never at start-up");
         let token = idp.id_token("sub-k", "k@gmail.test", |_| {});
         app.post("/api/auth/google-register", json!({ "idToken": token, "role": "career" })).await;
+        let token = idp.id_token("sub-k", "k@gmail.test", |_| {});
         app.post("/api/auth/google-login", json!({ "idToken": token })).await;
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 1, "cached");
-        let rotated = idp.id_token_with_kid("rotated", "sub-k", "k@gmail.test", |_| {});
-        app.post("/api/auth/google-login", json!({ "idToken": rotated })).await;
-        app.post("/api/auth/google-login", json!({ "idToken": rotated })).await;
+        for _ in 0..2 {
+            let rotated = idp.id_token_with_kid("rotated", "sub-k", "k@gmail.test", |_| {});
+            app.post("/api/auth/google-login", json!({ "idToken": rotated })).await;
+        }
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 1, "not again within five seconds of the last fetch");
     }
 }

@@ -42,7 +42,7 @@ pub enum Backend {
     Postgres,
 }
 
-pub const PASSWORD: &str = "secret12";
+pub const PASSWORD: &str = "quietRiver42";
 
 static TRACING: LazyLock<()> = LazyLock::new(|| {
     if std::env::var("TEST_LOG").is_ok() {
@@ -248,6 +248,29 @@ impl TestApp {
         let code = self.code_from_mail(email, 1).await;
         let body = json_of(self.verify_code(email, &code).await, StatusCode::OK).await;
         body["data"]["token"].as_str().expect("token").to_owned()
+    }
+
+    /// A single number from SQL (a count, say).
+    pub async fn count(&self, sql: &str) -> i64 {
+        let row = self
+            .db
+            .query_one_raw(Statement::from_string(
+                self.db.get_database_backend(),
+                sql.to_owned(),
+            ))
+            .await
+            .expect("sql")
+            .expect("a row");
+        row.try_get_by_index::<i64>(0).expect("a number")
+    }
+
+    /// A client whose requests come from `ip` (any address of 127.0.0.0/8), as if from
+    /// another machine.
+    pub fn client_at(&self, ip: &str) -> reqwest::Client {
+        reqwest::Client::builder()
+            .local_address(ip.parse::<std::net::IpAddr>().expect("an address"))
+            .build()
+            .unwrap()
     }
 
     /// Runs SQL on the test's database (to age a code, say).

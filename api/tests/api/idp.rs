@@ -109,6 +109,8 @@ impl Idp {
             "name": "Grace Hopper",
             "iat": now,
             "exp": now + 3600,
+            // As Google's: every token is distinct, even two minted in the same second.
+            "jti": uuid::Uuid::new_v4().to_string(),
         });
         edit(&mut claims);
         let mut header = Header::new(Algorithm::RS256);

@@ -16,3 +16,4 @@ mod foundation;
 mod google;
 mod mail_delivery;
 mod news;
+mod security;

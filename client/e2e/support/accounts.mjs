@@ -14,7 +14,7 @@ export async function postApi(baseURL, path, body) {
 }
 
 /** Registers, verifies with the mailed code and returns the account with its session token. */
-export async function verifiedAccount(baseURL, { name, email, password = 'secret123', role = 'career' }) {
+export async function verifiedAccount(baseURL, { name, email, password = 'quietRiver42', role = 'career' }) {
   const registered = await postApi(baseURL, '/auth/register', {
     name,
     email,

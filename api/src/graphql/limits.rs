@@ -1,0 +1,85 @@
+//! Bounds on what one GraphQL document may ask for: depth, complexity (lists cost their page
+//! size times their items), directives and aliases. Each refusal is a clear error.
+
+use std::sync::Arc;
+
+use async_graphql::{
+    ErrorExtensions, ServerError, ServerResult, Variables,
+    extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery},
+    parser::types::{ExecutableDocument, Selection, SelectionSet},
+};
+
+pub const MAX_DEPTH: usize = 12;
+pub const MAX_COMPLEXITY: usize = 1_000;
+pub const MAX_DIRECTIVES: usize = 8;
+/// The site's own documents use a handful (the REST adapter one); a field asked for twenty
+/// times under different names is an attempt to multiply work.
+pub const MAX_ALIASES: usize = 20;
+/// Operations in one batched HTTP request.
+pub const MAX_BATCH: usize = 10;
+
+/// The complexity of a paged list: each of up to `first` items costs what one item asks for
+/// (20 when `first` is left out, 50 at most, as the resolvers clamp it).
+pub fn page_cost(first: Option<i32>, child_complexity: usize) -> usize {
+    let items = first.map_or(20, |n| n.clamp(1, 50));
+    usize::try_from(items).unwrap_or(50) * child_complexity + 1
+}
+
+/// Refuses documents with more than [`MAX_ALIASES`] aliases, counted over every operation and
+/// fragment.
+pub struct Aliases;
+
+impl ExtensionFactory for Aliases {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(AliasCounter)
+    }
+}
+
+struct AliasCounter;
+
+#[async_graphql::async_trait::async_trait]
+impl Extension for AliasCounter {
+    async fn parse_query(
+        &self,
+        ctx: &ExtensionContext<'_>,
+        query: &str,
+        variables: &Variables,
+        next: NextParseQuery<'_>,
+    ) -> ServerResult<ExecutableDocument> {
+        let document = next.run(ctx, query, variables).await?;
+        let aliases = document
+            .operations
+            .iter()
+            .map(|(_, op)| count(&op.node.selection_set.node))
+            .chain(
+                document
+                    .fragments
+                    .values()
+                    .map(|f| count(&f.node.selection_set.node)),
+            )
+            .sum::<usize>();
+        if aliases > MAX_ALIASES {
+            let error =
+                async_graphql::Error::new(format!("Too many aliases in one request ({MAX_ALIASES} at most)"))
+                    .extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"));
+            return Err(ServerError {
+                extensions: error.extensions,
+                ..ServerError::new(error.message, None)
+            });
+        }
+        Ok(document)
+    }
+}
+
+fn count(set: &SelectionSet) -> usize {
+    set.items
+        .iter()
+        .map(|item| match &item.node {
+            Selection::Field(field) => {
+                usize::from(field.node.alias.is_some()) + count(&field.node.selection_set.node)
+            }
+            Selection::InlineFragment(fragment) => count(&fragment.node.selection_set.node),
+            Selection::FragmentSpread(_) => 0,
+        })
+        .sum()
+}

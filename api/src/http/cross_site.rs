@@ -1,0 +1,141 @@
+//! Cross-site rules for every write under `/api`: the body must be JSON, which a cross-site
+//! HTML form cannot send (and a cross-site script cannot without a CORS preflight we refuse),
+//! and a write authenticated by the session cookie must come from one of the four platform
+//! origins or the API's own origin. A write with a bearer token needs neither check: a
+//! browser never attaches one by itself.
+
+use axum::{
+    Json,
+    extract::{Request, State},
+    http::{HeaderMap, Method, header},
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use serde_json::json;
+
+use crate::{accounts::cookie, config::Config, error::Code, rest::envelope::ErrorResponse, state::AppState};
+
+pub const JSON_ONLY: &str = "Request bodies must be JSON (Content-Type: application/json)";
+pub const CROSS_SITE: &str = "Cross-site request refused";
+
+pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(request).await;
+    }
+    let headers = request.headers();
+    let graphql = request.uri().path().ends_with("/graphql");
+    if !json_or_empty(headers) {
+        return refuse(graphql, Code::UnsupportedMediaType, JSON_ONLY);
+    }
+    if signed_in_by_cookie(headers) && !from_our_sites(headers, &state.config) {
+        tracing::warn!(origin = ?headers.get(header::ORIGIN), "cross-site write refused");
+        return refuse(graphql, Code::Forbidden, CROSS_SITE);
+    }
+    next.run(request).await
+}
+
+/// `application/json` (any parameters), or no body at all (a logout).
+fn json_or_empty(headers: &HeaderMap) -> bool {
+    match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) {
+        Some(value) => value
+            .split(';')
+            .next()
+            .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json")),
+        None => {
+            let length = headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim);
+            !headers.contains_key(header::TRANSFER_ENCODING) && matches!(length, None | Some("0"))
+        }
+    }
+}
+
+fn signed_in_by_cookie(headers: &HeaderMap) -> bool {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.len() > 7 && v[..7].eq_ignore_ascii_case("bearer "));
+    !bearer && cookie::read(headers, cookie::NAME).is_some()
+}
+
+/// The request's `Origin` is a platform origin or this server's own; without `Origin`, the
+/// browser's `Sec-Fetch-Site` must not say it came from another site. A client that sends
+/// neither is not a browser, and no browser can be made to send a write without `Origin`.
+fn from_our_sites(headers: &HeaderMap, config: &Config) -> bool {
+    if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+        let origin = origin.trim_end_matches('/');
+        return config.platforms.all().contains(&origin) || is_own_origin(origin, headers);
+    }
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some(site) => matches!(site, "same-origin" | "none"),
+        None => true,
+    }
+}
+
+fn is_own_origin(origin: &str, headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    matches!((origin_host, host), (Some(a), Some(b)) if a.eq_ignore_ascii_case(b))
+}
+
+/// The envelope for REST, a GraphQL error for GraphQL.
+fn refuse(graphql: bool, code: Code, message: &str) -> Response {
+    if graphql {
+        (
+            code.status(),
+            Json(json!({ "errors": [{ "message": message, "extensions": { "code": code.as_str() } }] })),
+        )
+            .into_response()
+    } else {
+        ErrorResponse::new(code, message).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderValue;
+
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_static(value));
+        }
+        map
+    }
+
+    #[test]
+    fn only_json_or_an_empty_body_passes() {
+        assert!(json_or_empty(&headers(&[("content-type", "application/json")])));
+        assert!(json_or_empty(&headers(&[(
+            "content-type",
+            "Application/JSON; charset=utf-8"
+        )])));
+        assert!(json_or_empty(&headers(&[])));
+        assert!(json_or_empty(&headers(&[("content-length", "0")])));
+        assert!(!json_or_empty(&headers(&[("content-type", "text/plain")])));
+        assert!(!json_or_empty(&headers(&[(
+            "content-type",
+            "application/x-www-form-urlencoded"
+        )])));
+        assert!(!json_or_empty(&headers(&[(
+            "content-type",
+            "multipart/form-data; boundary=x"
+        )])));
+        assert!(!json_or_empty(&headers(&[("content-length", "12")])));
+    }
+
+    #[test]
+    fn a_bearer_token_is_not_a_cookie_session() {
+        assert!(signed_in_by_cookie(&headers(&[("cookie", "ts_session=abc")])));
+        assert!(!signed_in_by_cookie(&headers(&[
+            ("cookie", "ts_session=abc"),
+            ("authorization", "Bearer abc")
+        ])));
+        assert!(!signed_in_by_cookie(&headers(&[("cookie", "other=1")])));
+    }
+}
