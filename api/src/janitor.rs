@@ -43,6 +43,10 @@ pub async fn sweep(db: &DatabaseConnection) -> Result<u64, sea_orm::DbErr> {
         .rows_affected;
     // Codes and links that expired undelivered: the outbox keeps no secret past its use.
     mail_outbox::Entity::update_many()
+        .col_expr(
+            mail_outbox::Column::Subject,
+            Expr::value(crate::mail::CLEARED_SUBJECT),
+        )
         .col_expr(mail_outbox::Column::TextBody, Expr::value(""))
         .col_expr(mail_outbox::Column::HtmlBody, Expr::value(""))
         .filter(mail_outbox::Column::SecretUntil.lt(now))

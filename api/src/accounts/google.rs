@@ -111,7 +111,15 @@ async fn link(
     let was_verified = user.email_verified;
     let txn = state.db.begin().await?;
     if !was_verified {
-        sessions::end_all(&txn, user.id, None).await?;
+        let ended = sessions::end_all(&txn, user.id, None).await?;
+        if ended > 0 {
+            Event::new(Kind::SessionsRevoked, Some(user.id), client)
+                .detail(format!(
+                    "{ended} ended by linking Google to an unverified account"
+                ))
+                .record(&txn)
+                .await?;
+        }
         email_codes::Entity::delete_many()
             .filter(email_codes::Column::UserId.eq(user.id))
             .exec(&txn)

@@ -146,7 +146,13 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
     active.status = Set(status);
     active.updated_at = Set(now);
     let user = active.update(&txn).await?;
-    sessions::end_all(&txn, user.id, None).await?;
+    let ended = sessions::end_all(&txn, user.id, None).await?;
+    if ended > 0 {
+        Event::new(Kind::SessionsRevoked, Some(user.id), client)
+            .detail(format!("{ended} ended by a password reset"))
+            .record(&txn)
+            .await?;
+    }
     // Every other link mailed before this one dies with it.
     password_reset_tokens::Entity::delete_many()
         .filter(password_reset_tokens::Column::UserId.eq(user.id))

@@ -141,3 +141,52 @@ impl Drop for QueuePlace<'_> {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_queue_turns_requests_away_once_full_and_frees_places_when_they_leave() {
+        let waiting = AtomicUsize::new(0);
+        let first = QueuePlace::take(&waiting, 2).expect("a place");
+        let second = QueuePlace::take(&waiting, 2).expect("a place");
+        assert!(QueuePlace::take(&waiting, 2).is_none(), "full");
+        drop(first);
+        assert!(QueuePlace::take(&waiting, 2).is_some(), "a place came free");
+        drop(second);
+        assert_eq!(waiting.load(Ordering::Acquire), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_beyond_the_queue_gets_busy_instead_of_waiting() {
+        let hasher = PasswordHasher {
+            permits: Arc::new(Semaphore::new(1)),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            max_waiting: 2,
+            dummy: Arc::new(OnceCell::new()),
+        };
+        let password = Password::parse_existing(Some("anything")).unwrap();
+        let results = hash_at_once(hasher.clone(), password, 8).await;
+        let busy = results.iter().filter(|r| matches!(r, Err(Error::Busy))).count();
+        let done = results.iter().filter(|r| r.is_ok()).count();
+        assert!(busy >= 1, "some were turned away");
+        assert!(done >= 3, "the running one and the queued ones finished: {done}");
+        assert_eq!(busy + done, 8);
+    }
+
+    async fn hash_at_once(hasher: PasswordHasher, password: Password, n: usize) -> Vec<Result<String>> {
+        let tasks: Vec<_> = (0..n)
+            .map(|_| {
+                let hasher = hasher.clone();
+                let password = password.clone();
+                tokio::spawn(async move { hasher.hash(&password).await })
+            })
+            .collect();
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.expect("task"));
+        }
+        results
+    }
+}

@@ -246,3 +246,50 @@ impl Google {
             .context("JWKS body")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache_with_key(kid: &str) -> KeyCache {
+        let keys: JwkSet = serde_json::from_value(serde_json::json!({ "keys": [{
+            "kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": "sXch", "e": "AQAB"
+        }] }))
+        .expect("a key set");
+        KeyCache {
+            keys: Some(keys),
+            fetched_at: Some(Instant::now()),
+            attempted_at: Some(Instant::now()),
+            ..KeyCache::default()
+        }
+    }
+
+    #[test]
+    fn the_first_use_fetches_and_a_known_key_never_does() {
+        assert!(KeyCache::default().claim_fetch("a"));
+        assert!(!cache_with_key("a").claim_fetch("a"));
+    }
+
+    #[test]
+    fn an_unknown_key_fetches_at_most_every_five_seconds_and_one_request_at_a_time() {
+        let mut cache = cache_with_key("a");
+        assert!(!cache.claim_fetch("b"), "fetched a moment ago");
+        cache.attempted_at = Some(Instant::now() - Duration::from_secs(6));
+        assert!(cache.claim_fetch("b"));
+        assert!(cache.fetching);
+        cache.attempted_at = Some(Instant::now() - Duration::from_secs(60));
+        assert!(!cache.claim_fetch("b"), "another request is fetching");
+    }
+
+    #[test]
+    fn failed_fetches_back_off() {
+        let mut cache = KeyCache {
+            failures: 3,
+            attempted_at: Some(Instant::now() - Duration::from_secs(3)),
+            ..KeyCache::default()
+        };
+        assert!(!cache.claim_fetch("a"), "third failure: wait 4 s");
+        cache.attempted_at = Some(Instant::now() - Duration::from_secs(5));
+        assert!(cache.claim_fetch("a"));
+    }
+}

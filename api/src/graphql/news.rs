@@ -128,7 +128,7 @@ impl NewsMutation {
     async fn create_news(&self, ctx: &Context<'_>, input: NewsForm) -> async_graphql::Result<NewsPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let item = news::create(state, &viewer, input).await.gql()?;
+        let item = news::create(state, &viewer, input, &meta.client).await.gql()?;
         Ok(NewsPayload {
             message: "News item created".to_owned(),
             item: item.into(),
@@ -144,7 +144,9 @@ impl NewsMutation {
     ) -> async_graphql::Result<NewsPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let item = news::update(state, &viewer, &id, input).await.gql()?;
+        let item = news::update(state, &viewer, &id, input, &meta.client)
+            .await
+            .gql()?;
         Ok(NewsPayload {
             message: "News item updated".to_owned(),
             item: item.into(),
@@ -155,7 +157,7 @@ impl NewsMutation {
     async fn delete_news(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        news::delete(state, &viewer, &id).await.gql()?;
+        news::delete(state, &viewer, &id, &meta.client).await.gql()?;
         Ok(MessagePayload::new("News item deleted"))
     }
 }

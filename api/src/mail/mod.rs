@@ -9,6 +9,9 @@ use uuid::Uuid;
 
 use crate::error::Result;
 
+/// What the outbox keeps of a delivered or expired mail that carried a code or a link.
+pub const CLEARED_SUBJECT: &str = "(cleared: it carried a code or a link)";
+
 /// A rendered mail, ready for the outbox.
 #[derive(Debug, Clone)]
 pub struct Mail {
@@ -182,14 +185,15 @@ pub async fn enqueue(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
     insert(db, mail, None).await
 }
 
-/// Does what [`enqueue`] does, but the row is born delivered and empty: a request that must
-/// not mail anyone (a code for an address with no pending account) costs what one that does
-/// costs, so timing tells nothing.
+/// Does what [`enqueue`] does, but the row is born delivered and empty (no subject, no body):
+/// a request that must not mail anyone (a code for an address with no pending account) costs
+/// what one that does costs, so timing tells nothing.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn enqueue_nothing(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
     let empty = Mail {
+        subject: String::new(),
         text: String::new(),
         html: String::new(),
         ..mail

@@ -140,8 +140,10 @@ impl Worker {
     async fn mark_sent(&self, mail: &mail_outbox::Model) -> anyhow::Result<()> {
         let mut update = mail_outbox::Entity::update_many();
         if mail.secret_until.is_some() {
-            // Delivered: the outbox need not keep the code or the link any longer.
+            // Delivered: the outbox need not keep the code or the link any longer (a code
+            // mail's subject carries the code too).
             update = update
+                .col_expr(mail_outbox::Column::Subject, Expr::value(super::CLEARED_SUBJECT))
                 .col_expr(mail_outbox::Column::TextBody, Expr::value(""))
                 .col_expr(mail_outbox::Column::HtmlBody, Expr::value(""));
         }

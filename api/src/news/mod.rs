@@ -15,6 +15,8 @@ pub use cursor::Cursor;
 
 use crate::{
     accounts::{fields::MAX_STRING, sessions::Viewer},
+    audit::{Event, Kind},
+    client::ClientInfo,
     error::{Error, FieldErrors, Result},
     state::AppState,
 };
@@ -135,7 +137,7 @@ pub async fn get(state: &AppState, viewer_is_admin: bool, id: &str) -> Result<It
 
 /// # Errors
 /// 403 for a non-admin; field errors.
-pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm) -> Result<Item> {
+pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &ClientInfo) -> Result<Item> {
     require_admin(viewer)?;
     let mut errors = FieldErrors::new();
     let title = errors.check("title", required_text(form.title.as_deref(), "Title", MAX_TITLE));
@@ -165,13 +167,19 @@ pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm) -> Result
     }
     .insert(&state.db)
     .await?;
-    tracing::info!(news_id = %item.id, published, "news item created");
+    admin_action(state, viewer, Kind::NewsCreated, item.id, client).await?;
     Ok((item, Some(viewer.user.clone())))
 }
 
 /// # Errors
 /// 403 for a non-admin; 404 for an unknown id; field errors.
-pub async fn update(state: &AppState, viewer: &Viewer, id: &str, patch: NewsPatch) -> Result<Item> {
+pub async fn update(
+    state: &AppState,
+    viewer: &Viewer,
+    id: &str,
+    patch: NewsPatch,
+    client: &ClientInfo,
+) -> Result<Item> {
     require_admin(viewer)?;
     let (item, author) = get(state, true, id).await?;
     let mut errors = FieldErrors::new();
@@ -210,12 +218,13 @@ pub async fn update(state: &AppState, viewer: &Viewer, id: &str, patch: NewsPatc
     }
     row.updated_at = Set(now);
     let item = row.update(&state.db).await?;
+    admin_action(state, viewer, Kind::NewsUpdated, item.id, client).await?;
     Ok((item, author))
 }
 
 /// # Errors
 /// 403 for a non-admin; 404 for an unknown id.
-pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     require_admin(viewer)?;
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
@@ -223,8 +232,22 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }
-    tracing::info!(news_id = %id, "news item deleted");
-    Ok(())
+    admin_action(state, viewer, Kind::NewsDeleted, id, client).await
+}
+
+/// Admin actions go to the audit log, naming the item.
+async fn admin_action(
+    state: &AppState,
+    viewer: &Viewer,
+    kind: Kind,
+    id: Uuid,
+    client: &ClientInfo,
+) -> Result<()> {
+    Event::new(kind, None, client)
+        .by(viewer.user.id)
+        .detail(format!("news {id}"))
+        .record(&state.db)
+        .await
 }
 
 fn require_admin(viewer: &Viewer) -> Result<()> {
