@@ -98,6 +98,8 @@ pub struct Config {
     pub session_lifetime: chrono::Duration,
     /// Whether GraphQL answers introspection queries.
     pub graphql_introspection: bool,
+    /// `TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 /// Why the configuration was refused. The text is what the operator sees before exit.
@@ -225,8 +227,29 @@ impl Config {
             session_idle: chrono::Duration::days(7),
             session_lifetime: chrono::Duration::days(30),
             graphql_introspection: env != AppEnv::Production,
+            trusted_proxies: get("TRUSTED_PROXIES")
+                .map(|value| trusted_proxies(&value))
+                .transpose()?
+                .unwrap_or_default(),
         })
     }
+}
+
+/// Addresses or CIDR ranges, separated by commas or spaces: `10.0.0.0/8, 127.0.0.1, ::1`.
+fn trusted_proxies(value: &str) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+    value
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            part.parse::<ipnet::IpNet>()
+                .or_else(|_| part.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| ConfigError::Invalid {
+                    name: "TRUSTED_PROXIES",
+                    reason: format!("'{part}' is not an address or a CIDR range"),
+                })
+        })
+        .collect()
 }
 
 /// An http(s) URL reduced to its origin form, without a trailing slash.
@@ -334,6 +357,23 @@ mod tests {
         assert!(matches!(
             load(&vars),
             Err(ConfigError::Invalid { name: "APP_ENV", .. })
+        ));
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_ranges() {
+        let mut vars = local();
+        vars.insert("TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1 ::1");
+        let config = load(&vars).expect("valid");
+        assert_eq!(config.trusted_proxies.len(), 3);
+        assert!(config.trusted_proxies[1].contains(&"127.0.0.1".parse::<std::net::IpAddr>().unwrap()));
+        vars.insert("TRUSTED_PROXIES", "10.0.0.0/8, proxy.local");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "TRUSTED_PROXIES",
+                ..
+            })
         ));
     }
 

@@ -1,7 +1,7 @@
 //! `register`: a new account, pending until its email is verified.
 
 use entity::users;
-use sea_orm::{ActiveModelTrait, Set};
+use sea_orm::{ActiveModelTrait, Set, TransactionTrait};
 
 use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
 use crate::{
@@ -55,12 +55,15 @@ pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo)
     user.country_code = Set(code.as_str().to_owned());
     user.phone = Set(phone.into_inner());
     user.password_hash = Set(Some(password_hash));
-    match user.insert(&state.db).await {
+    // The account and its audit record commit together: a crash leaves both or neither.
+    let txn = state.db.begin().await?;
+    match user.insert(&txn).await {
         Ok(user) => {
             Event::new(Kind::Registered, Some(user.id), client)
                 .detail(user.role.clone())
-                .record(&state.db)
+                .record(&txn)
                 .await?;
+            txn.commit().await?;
             Ok(user)
         }
         Err(err) if is_unique_violation(&err, "users_email_key", "users.email") => {

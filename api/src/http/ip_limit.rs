@@ -14,23 +14,31 @@ use tower_governor::{
     GovernorError, GovernorLayer, governor::GovernorConfigBuilder, key_extractor::KeyExtractor,
 };
 
-use crate::{error::Error, rest::envelope::ErrorResponse};
+use crate::{client::ClientInfo, error::Error, rest::envelope::ErrorResponse};
 
 /// The window the configured count applies to.
 const WINDOW: Duration = Duration::from_secs(600);
 
-/// Keys a request by its peer address and the route it matched.
+/// Keys a request by its client address (see `client`: behind trusted proxies, the forwarded
+/// one; IPv6 by its /64) and the route it matched.
 #[derive(Clone, Copy, Debug)]
 struct AddressAndRoute;
 
 impl KeyExtractor for AddressAndRoute {
-    type Key = (std::net::IpAddr, String);
+    type Key = (String, String);
 
     fn extract<T>(&self, request: &Request<T>) -> Result<Self::Key, GovernorError> {
         let ip = request
             .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|info| info.0.ip())
+            .get::<ClientInfo>()
+            .filter(|client| client.ip.is_some())
+            .map(ClientInfo::ip_key)
+            .or_else(|| {
+                request
+                    .extensions()
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|info| info.0.ip().to_string())
+            })
             .ok_or(GovernorError::UnableToExtractKey)?;
         let route = request
             .extensions()

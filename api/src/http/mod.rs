@@ -41,6 +41,7 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
     let app = app
         .fallback_service(site.service())
         .layer(Extension(schema))
+        .layer(from_fn_with_state(state.clone(), crate::client::resolve))
         .with_state(state.clone());
     middleware::apply(app, &state.config)
 }

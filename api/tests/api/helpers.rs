@@ -52,6 +52,8 @@ static TRACING: LazyLock<()> = LazyLock::new(|| {
 
 pub struct TestApp {
     pub address: String,
+    pub backend: Backend,
+    pub database_url: String,
     pub client: reqwest::Client,
     pub mail: SmtpCatcher,
     pub db: DatabaseConnection,
@@ -250,6 +252,16 @@ impl TestApp {
         body["data"]["token"].as_str().expect("token").to_owned()
     }
 
+    /// A second server process of the same deployment: the same database, the same mail
+    /// server, its own port, caches and workers.
+    pub async fn another_instance(&self) -> TestApp {
+        TestApp::builder(self.backend)
+            .env("DATABASE_URL", &self.database_url)
+            .smtp_port(self.mail.port)
+            .start()
+            .await
+    }
+
     /// A single number from SQL (a count, say).
     pub async fn count(&self, sql: &str) -> i64 {
         let row = self
@@ -374,6 +386,8 @@ impl Builder {
         });
         TestApp {
             address: format!("http://127.0.0.1:{port}"),
+            backend: self.backend,
+            database_url,
             client: reqwest::Client::new(),
             mail: match mail {
                 Some(catcher) => catcher,

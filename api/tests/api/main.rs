@@ -14,6 +14,8 @@ mod accounts_profile;
 mod accounts_register;
 mod foundation;
 mod google;
+mod instances;
 mod mail_delivery;
 mod news;
+mod proxy;
 mod security;

@@ -1,0 +1,79 @@
+//! Two server processes on one database, as behind a load balancer: nothing one instance
+//! knows may be missing on the other.
+
+use futures::future::join_all;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{PASSWORD, json_of, reset_token_in};
+
+db_test! {
+    async fn a_session_from_one_instance_works_on_the_other_and_logout_ends_it_on_both(app: TestApp) {
+        let other = app.another_instance().await;
+        let token = app.signed_up("two@example.com").await;
+        json_of(other.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+        json_of(other.post_as(&token, "/api/auth/logout", json!({})).await, StatusCode::OK).await;
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        json_of(other.get_as(&token, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+    }
+}
+
+db_test! {
+    async fn a_code_sent_through_one_instance_verifies_through_the_other(app: TestApp) {
+        let other = app.another_instance().await;
+        json_of(app.register("code@example.com").await, StatusCode::CREATED).await;
+        json_of(app.send_code("code@example.com").await, StatusCode::OK).await;
+        // The cooldown is shared too.
+        json_of(other.send_code("code@example.com").await, StatusCode::TOO_MANY_REQUESTS).await;
+        let code = app.code_from_mail("code@example.com", 1).await;
+        json_of(other.verify_code("code@example.com", &code).await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
+    async fn a_reset_link_from_one_instance_works_on_the_other(app: TestApp) {
+        let other = app.another_instance().await;
+        let token = app.signed_up("reset@example.com").await;
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "reset@example.com" })).await, StatusCode::OK).await;
+        let link = reset_token_in(&app.mail.wait_for("reset@example.com", 2).await[1]);
+        json_of(other.post(&format!("/api/auth/reset-password/{link}"), json!({ "password": "twoPlaces42" })).await, StatusCode::OK).await;
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        json_of(app.login("reset@example.com", "twoPlaces42").await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
+    async fn sign_in_throttles_count_across_instances(app: TestApp) {
+        let other = app.another_instance().await;
+        app.signed_up("count@example.com").await;
+        for i in 0..5 {
+            let server = if i % 2 == 0 { &app } else { &other };
+            json_of(server.login("count@example.com", "wrong-guess").await, StatusCode::UNAUTHORIZED).await;
+        }
+        json_of(other.login("count@example.com", PASSWORD).await, StatusCode::TOO_MANY_REQUESTS).await;
+        json_of(app.login("count@example.com", PASSWORD).await, StatusCode::TOO_MANY_REQUESTS).await;
+    }
+}
+
+db_test! {
+    async fn each_mail_is_sent_once_and_housekeeping_runs_on_both_without_conflict(app: TestApp) {
+        let other = app.another_instance().await;
+        let emails: Vec<String> = (0..30).map(|i| format!("once{i}@example.com")).collect();
+        let requests = emails.iter().enumerate().map(|(i, email)| {
+            let server = if i % 2 == 0 { &app } else { &other };
+            server.post("/api/auth/forgot-password", json!({ "email": email }))
+        });
+        for response in join_all(requests).await {
+            assert_eq!(response.status(), StatusCode::OK);
+        }
+        for email in &emails {
+            app.mail.wait_for(email, 1).await;
+        }
+        // Both workers have had time to pick up anything left; nothing came twice.
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        assert_eq!(app.mail.all().await.len(), emails.len());
+        app.sql("UPDATE sessions SET expires_at = '2020-01-01 00:00:00+00:00'").await;
+        let (a, b) = tokio::join!(api::janitor::sweep(&app.db), api::janitor::sweep(&other.db));
+        assert!(a.is_ok() && b.is_ok(), "{a:?} {b:?}");
+    }
+}
