@@ -7,6 +7,9 @@ use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
 use crate::{config::Config, db, graphql, http, janitor, mail::worker::Worker, state::AppState};
 
+/// How long a stop waits for requests in flight, and then for the mail being sent.
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 pub struct Application {
     listener: TcpListener,
     router: axum::Router,
@@ -73,18 +76,38 @@ impl Application {
         let janitor = tokio::spawn(janitor::run(self.state.db.clone(), stop_rx));
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
-        axum::serve(
+        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+        let server = axum::serve(
             self.listener,
             self.router.into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(shutdown)
-        .await
-        .context("server error")?;
-        let _ = stop_tx.send(true);
-        if let Some(worker) = worker {
-            let _ = worker.await;
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stopping_tx.send(());
+        });
+        // Requests in flight get to finish, but a stuck one cannot hold the exit forever.
+        let drain_limit = async {
+            if stopping_rx.await.is_ok() {
+                tokio::time::sleep(DRAIN_LIMIT).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        tokio::select! {
+            served = server => served.context("server error")?,
+            () = drain_limit => tracing::warn!("requests still open after {DRAIN_LIMIT:?}; stopping anyway"),
         }
-        let _ = janitor.await;
+        // The mail in hand is finished, then the worker and the janitor stop.
+        let _ = stop_tx.send(true);
+        let background = async {
+            if let Some(worker) = worker {
+                let _ = worker.await;
+            }
+            let _ = janitor.await;
+        };
+        if tokio::time::timeout(DRAIN_LIMIT, background).await.is_err() {
+            tracing::warn!("the mail worker did not stop within {DRAIN_LIMIT:?}");
+        }
         Ok(())
     }
 

@@ -211,13 +211,31 @@ impl Error {
 
 impl From<sea_orm::DbErr> for Error {
     fn from(err: sea_orm::DbErr) -> Self {
-        match err {
-            sea_orm::DbErr::ConnectionAcquire(_) | sea_orm::DbErr::Conn(_) => {
-                tracing::error!(error = %err, "database unavailable");
-                Self::Unavailable
-            }
-            other => Self::Internal(other.into()),
+        if is_unreachable(&err) {
+            tracing::error!(error = %err, "database unavailable");
+            Self::Unavailable
+        } else {
+            Self::Internal(err.into())
         }
+    }
+}
+
+/// Whether the database could not be reached (down, restarting, the connection cut), as
+/// opposed to refusing a statement: the first is a 503 the caller may retry, the second a bug.
+fn is_unreachable(err: &sea_orm::DbErr) -> bool {
+    use sea_orm::{DbErr, RuntimeErr, sqlx::Error as Sqlx};
+    let sqlx = match err {
+        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => return true,
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => e,
+        _ => return false,
+    };
+    match &**sqlx {
+        Sqlx::Io(_) | Sqlx::PoolTimedOut | Sqlx::PoolClosed | Sqlx::WorkerCrashed | Sqlx::Tls(_) => true,
+        // PostgreSQL shutting down or starting up (57P01-57P03) and connection failures (08…).
+        Sqlx::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("57P") || code.starts_with("08")),
+        _ => false,
     }
 }
 

@@ -12,6 +12,7 @@ mod accounts_login;
 mod accounts_password_reset;
 mod accounts_profile;
 mod accounts_register;
+mod faults;
 mod foundation;
 mod google;
 mod instances;

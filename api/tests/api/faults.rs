@@ -1,0 +1,513 @@
+//! Faults a deployment meets: the process killed mid-write, a graceful stop, the mail server
+//! gone for a while, the database restarted under load. The server runs as its real binary
+//! where the fault is the process's own.
+
+use std::{
+    collections::HashSet,
+    process::{Child, Command, Stdio},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use futures::future::join_all;
+use reqwest::StatusCode;
+use sea_orm::{ConnectionTrait, Database, Statement};
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, TestApp, json_of};
+
+/// The server binary on a free port, with a local configuration and `DATABASE_URL`.
+struct ServerProcess {
+    child: Child,
+    address: String,
+}
+
+impl ServerProcess {
+    async fn start(database_url: &str, extra: &[(&str, &str)]) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
+        command
+            .arg("serve")
+            .current_dir(dir.path())
+            .env_clear()
+            .envs([
+                ("APP_ENV", "local"),
+                ("APP_NAME", "Talent Suite"),
+                ("JWT_SECRET", "test-secret-test-secret-test-secret"),
+                ("MAIN_PLATFORM_URL", "http://main.test"),
+                ("HIRE_PLATFORM_URL", "http://hire.test"),
+                ("CAMPUS_PLATFORM_URL", "http://campus.test"),
+                ("CAREER_PLATFORM_URL", "http://career.test"),
+                ("CLIENT_DIST_DIR", "/nonexistent-test-dist"),
+                ("RATE_LIMIT_PER_IP", "0"),
+                ("RUST_LOG", "error"),
+            ])
+            .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+            .env("DATABASE_URL", database_url)
+            .envs(extra.iter().copied())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let child = command.spawn().expect("start the server binary");
+        let server = Self {
+            child,
+            address: format!("http://127.0.0.1:{port}"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !reqwest::get(server.url("/healthz"))
+            .await
+            .is_ok_and(|r| r.status() == StatusCode::OK)
+        {
+            assert!(Instant::now() < deadline, "the server did not come up");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        std::mem::forget(dir);
+        server
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to end, at most `limit`.
+    fn wait(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn registration(email: &str) -> Value {
+    json!({
+        "name": "Load Test", "email": email, "countryCode": "+91",
+        "phone": "+919876543210", "password": "quietRiver42", "role": "career",
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sigkill_during_registrations_loses_no_acknowledged_account_and_half_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = format!("sqlite://{}/crash.db?mode=rwc", dir.path().display());
+    let server = ServerProcess::start(&database_url, &[]).await;
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let coded = Arc::new(Mutex::new(Vec::<String>::new()));
+    let stop_at = Instant::now() + Duration::from_millis(2500);
+    let workers = (0..8).map(|worker| {
+        let (acknowledged, coded, base) = (acknowledged.clone(), coded.clone(), server.address.clone());
+        tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            for n in 0.. {
+                let email = format!("w{worker}-{n}@example.com");
+                let Ok(response) = client
+                    .post(format!("{base}/api/auth/register"))
+                    .json(&registration(&email))
+                    .send()
+                    .await
+                else {
+                    return;
+                };
+                if response.status() != StatusCode::CREATED {
+                    return;
+                }
+                acknowledged.lock().unwrap().push(email.clone());
+                let Ok(response) = client
+                    .post(format!("{base}/api/auth/send-otp-email"))
+                    .json(&json!({ "email": email }))
+                    .send()
+                    .await
+                else {
+                    return;
+                };
+                if response.status() == StatusCode::OK {
+                    coded.lock().unwrap().push(email);
+                }
+                if Instant::now() > stop_at {
+                    return;
+                }
+            }
+        })
+    });
+    let load = tokio::spawn(join_all(workers));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server.signal("KILL");
+    let _ = load.await;
+    drop(server);
+
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    let coded = coded.lock().unwrap().clone();
+    assert!(acknowledged.len() >= 5, "the load ran: {}", acknowledged.len());
+    let restarted = ServerProcess::start(&database_url, &[]).await;
+    let client = reqwest::Client::new();
+    for email in &acknowledged {
+        let response = client
+            .post(restarted.url("/api/auth/register"))
+            .json(&registration(email))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status(),
+            StatusCode::CONFLICT,
+            "{email} was acknowledged, so it exists"
+        );
+    }
+    let db = Database::connect(&database_url).await.unwrap();
+    let number = |sql: &'static str| {
+        let db = &db;
+        async move {
+            let row = db
+                .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
+                .await
+                .unwrap()
+                .unwrap();
+            row.try_get_by_index::<i64>(0).unwrap()
+        }
+    };
+    assert_eq!(
+        number("SELECT COUNT(*) FROM users u WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE a.user_id = u.id AND a.kind = 'registered')").await,
+        0,
+        "every account has its registration record"
+    );
+    assert_eq!(
+        number("SELECT COUNT(*) FROM email_codes c WHERE NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.user_id = c.user_id)").await,
+        0,
+        "every code has its mail"
+    );
+    let rows = db
+        .query_all_raw(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT recipient FROM mail_outbox WHERE subject <> ''",
+        ))
+        .await
+        .unwrap();
+    let mailed: HashSet<String> = rows
+        .iter()
+        .map(|r| r.try_get_by_index::<String>(0).unwrap())
+        .collect();
+    for email in &coded {
+        assert!(
+            mailed.contains(email),
+            "the acknowledged code mail to {email} is queued"
+        );
+    }
+    eprintln!(
+        "SIGKILL test: {} registrations and {} code mails acknowledged, all found after restart",
+        acknowledged.len(),
+        coded.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_requests_in_flight_then_exits_promptly() {
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = format!("sqlite://{}/stop.db?mode=rwc", dir.path().display());
+    let mut server = ServerProcess::start(&database_url, &[]).await;
+    let base = server.address.clone();
+    // Password checks take a while each and queue behind two cores: requests are in flight.
+    let logins = (0..12).map(|i| {
+        let base = base.clone();
+        tokio::spawn(async move {
+            reqwest::Client::new()
+                .post(format!("{base}/api/auth/login"))
+                .json(&json!({ "email": format!("nobody{i}@example.com"), "password": "wrong-guess" }))
+                .send()
+                .await
+                .map(|r| r.status())
+        })
+    });
+    let logins: Vec<_> = logins.collect();
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    server.signal("TERM");
+    let started = Instant::now();
+    for login in logins {
+        assert_eq!(
+            login.await.unwrap().expect("an answer, not a dropped connection"),
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    let status = tokio::task::spawn_blocking(move || server.wait(Duration::from_secs(15)))
+        .await
+        .unwrap();
+    let status = status.expect("the process exits within 15 s of SIGTERM");
+    assert!(status.success(), "{status:?}");
+    eprintln!(
+        "SIGTERM test: 12 requests in flight answered, exit after {:?}",
+        started.elapsed()
+    );
+}
+
+async fn smtp_outage_under_load(backend: Backend) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let app = TestApp::builder(backend).smtp_port(port).start().await;
+    let emails: Vec<String> = (0..300).map(|i| format!("outage{i}@example.com")).collect();
+    for chunk in emails.chunks(30) {
+        let requests = chunk
+            .iter()
+            .map(|email| app.post("/api/auth/forgot-password", json!({ "email": email })));
+        for response in join_all(requests).await {
+            assert_eq!(response.status(), StatusCode::OK);
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(app.mail.all().await.is_empty(), "the mail server is down");
+    app.mail.listen().await;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while app.mail.all().await.len() < emails.len() {
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {} delivered",
+            app.mail.all().await.len(),
+            emails.len()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let delivered = app.mail.all().await;
+    assert_eq!(delivered.len(), emails.len(), "each mail exactly once");
+    let recipients: HashSet<String> = delivered.iter().flat_map(|m| m.to.clone()).collect();
+    assert_eq!(recipients.len(), emails.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_sqlite() {
+    smtp_outage_under_load(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_postgres() {
+    if TestApp::postgres_configured() {
+        smtp_outage_under_load(Backend::Postgres).await;
+    }
+}
+
+/// A PostgreSQL of the test's own, so stopping it disturbs no other test.
+struct PrivatePostgres {
+    dir: tempfile::TempDir,
+    port: u16,
+    bin: std::path::PathBuf,
+}
+
+impl PrivatePostgres {
+    fn start() -> Option<Self> {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|version| version.path().join("bin"))
+            .find(|bin| bin.join("pg_ctl").exists())?;
+        let dir = tempfile::tempdir().unwrap();
+        if Self::as_root() {
+            let ids = |flag: &str| -> u32 {
+                let out = Command::new("id").args([flag, "postgres"]).output().unwrap();
+                String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+            };
+            std::os::unix::fs::chown(dir.path(), Some(ids("-u")), Some(ids("-g"))).unwrap();
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let pg = Self { dir, port, bin };
+        let data = pg.dir.path().join("data");
+        assert!(
+            pg.run(
+                "initdb",
+                &[
+                    "-D",
+                    data.to_str().unwrap(),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                    "--no-sync"
+                ]
+            ),
+            "initdb"
+        );
+        assert!(pg.ctl("start"), "start PostgreSQL");
+        Some(pg)
+    }
+
+    fn as_root() -> bool {
+        Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) -> bool {
+        let tool = self.bin.join(tool);
+        let mut command = if Self::as_root() {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(tool);
+            c
+        } else {
+            Command::new(tool)
+        };
+        command
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    fn ctl(&self, action: &str) -> bool {
+        let data = self.dir.path().join("data");
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-w",
+                "-m",
+                "fast",
+                "-o",
+                &options,
+                action,
+            ],
+        )
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for PrivatePostgres {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data");
+        self.run(
+            "pg_ctl",
+            &["-D", data.to_str().unwrap(), "-m", "immediate", "stop"],
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_restart_gives_clean_503s_and_the_same_process_serves_again() {
+    let Some(pg) = PrivatePostgres::start() else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have PostgreSQL's server binaries"
+        );
+        eprintln!("no PostgreSQL server binaries: the restart test did nothing");
+        return;
+    };
+    let app = TestApp::builder(Backend::Postgres)
+        .env("DATABASE_URL", &pg.url())
+        .start()
+        .await;
+    let token = app.signed_up("steady@example.com").await;
+
+    // A steady load of session checks and registrations throughout.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let statuses = Arc::new(Mutex::new(Vec::<u16>::new()));
+    let load = {
+        let (stop, statuses, base, token) =
+            (stop.clone(), statuses.clone(), app.address.clone(), token.clone());
+        tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                n += 1;
+                let verify = client
+                    .get(format!("{base}/api/auth/verify"))
+                    .bearer_auth(&token)
+                    .send()
+                    .await;
+                let register = client
+                    .post(format!("{base}/api/auth/register"))
+                    .json(&registration(&format!("load{n}@example.com")))
+                    .send()
+                    .await;
+                for response in [verify, register].into_iter().flatten() {
+                    let status = response.status().as_u16();
+                    let body: Value = response.json().await.unwrap_or(Value::Null);
+                    if status >= 500 {
+                        assert_eq!(body["code"], "UNAVAILABLE", "a 5xx is the envelope's 503: {body}");
+                    }
+                    statuses.lock().unwrap().push(status);
+                }
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    assert!(pg.ctl("stop"), "stop PostgreSQL");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let ready = app.get("/readyz").await;
+        if ready.status() == StatusCode::SERVICE_UNAVAILABLE {
+            break;
+        }
+        assert!(Instant::now() < deadline, "/readyz never noticed");
+    }
+    let body = json_of(
+        app.get_as(&token, "/api/auth/verify").await,
+        StatusCode::SERVICE_UNAVAILABLE,
+    )
+    .await;
+    assert_eq!(body["code"], "UNAVAILABLE");
+    assert_eq!(body["success"], false);
+
+    assert!(pg.ctl("start"), "start PostgreSQL again");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.get("/readyz").await.status() != StatusCode::OK {
+        assert!(Instant::now() < deadline, "/readyz never came back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    load.await.expect("no response broke the envelope");
+    let statuses = statuses.lock().unwrap().clone();
+    assert!(
+        statuses.iter().all(|s| [200, 201, 503].contains(s)),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&503) && statuses.last() != Some(&503),
+        "{statuses:?}"
+    );
+    eprintln!(
+        "PostgreSQL restart: {} requests, {} answered 503 while it was down, none failed otherwise",
+        statuses.len(),
+        statuses.iter().filter(|s| **s == 503).count()
+    );
+}
