@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust test-client e2e schema bench
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak test-client e2e schema bench
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -27,7 +27,7 @@ run: build-client
 run-release: build-client
 	cargo run --release -p api -- serve
 
-test: test-deps lint test-rust test-client e2e
+test: test-deps lint test-rust soak test-client e2e
 	@echo "make test: every suite passed"
 
 test-deps:
@@ -39,7 +39,13 @@ lint:
 	npm --prefix client run typecheck
 
 test-rust:
-	cargo test --workspace
+	cargo test --workspace -- --skip soak_
+
+## Two server processes on one PostgreSQL under a mixed load, alone so nothing else skews it.
+SOAK_SECONDS ?= 60
+export SOAK_SECONDS
+soak:
+	cargo test -p api --test api soak_ -- --nocapture
 
 test-client:
 	npm --prefix client test

@@ -17,13 +17,13 @@ use serde_json::{Value, json};
 use crate::helpers::{Backend, TestApp, json_of};
 
 /// The server binary on a free port, with a local configuration and `DATABASE_URL`.
-struct ServerProcess {
+pub struct ServerProcess {
     child: Child,
-    address: String,
+    pub address: String,
 }
 
 impl ServerProcess {
-    async fn start(database_url: &str, extra: &[(&str, &str)]) -> Self {
+    pub async fn start(database_url: &str, extra: &[(&str, &str)]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -69,8 +69,18 @@ impl ServerProcess {
         server
     }
 
-    fn url(&self, path: &str) -> String {
+    pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.address)
+    }
+
+    /// Resident memory of the process, in KiB.
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
     }
 
     fn signal(&self, signal: &str) {
@@ -103,7 +113,7 @@ impl Drop for ServerProcess {
     }
 }
 
-fn registration(email: &str) -> Value {
+pub fn registration(email: &str) -> Value {
     json!({
         "name": "Load Test", "email": email, "countryCode": "+91",
         "phone": "+919876543210", "password": "quietRiver42", "role": "career",

@@ -20,3 +20,4 @@ mod mail_delivery;
 mod news;
 mod proxy;
 mod security;
+mod soak;
