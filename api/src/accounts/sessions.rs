@@ -102,6 +102,19 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
     Ok(Viewer { user, session_id })
 }
 
+/// The viewer when `token` belongs to a live session; nobody for a missing or dead one.
+///
+/// # Errors
+/// Only when the session could not be looked up (the database is down).
+pub async fn optional(state: &AppState, token: Option<&str>) -> Result<Option<Viewer>> {
+    let Some(token) = token else { return Ok(None) };
+    match authenticate(state, token).await {
+        Ok(viewer) => Ok(Some(viewer)),
+        Err(Error::Unauthenticated(_)) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
 /// Ends the session behind `token`, if there is one, and says whose it was. Logging out
 /// twice is not an error.
 ///

@@ -113,6 +113,9 @@ impl RequestMeta {
     /// # Errors
     /// Only when the session could not be looked up (the database is down).
     pub async fn optional_viewer(&self, state: &AppState) -> Result<Option<Viewer>> {
+        if self.token.is_none() {
+            return Ok(None);
+        }
         match self.viewer(state).await {
             Ok(viewer) => Ok(Some(viewer)),
             Err(Error::Unauthenticated(_)) => Ok(None),

@@ -3,16 +3,23 @@
 use async_graphql::{Context, ID, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 
-use super::{context, errors::IntoGql, types::MessagePayload};
+use serde::Serialize;
+
+use super::{
+    context,
+    errors::IntoGql,
+    types::{MessagePayload, rfc3339, rfc3339_opt},
+};
 use crate::news::{self, Cursor, Item, NewsForm, NewsPatch};
 
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Author {
     pub id: ID,
     pub name: String,
 }
 
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
 pub struct NewsItem {
     pub id: ID,
     pub title: String,
@@ -21,10 +28,13 @@ pub struct NewsItem {
     pub image_url: Option<String>,
     pub published: bool,
     /// Set when the item is first published.
+    #[serde(serialize_with = "rfc3339_opt")]
     pub published_at: Option<DateTime<Utc>>,
     /// Null once the author's account is deleted.
     pub author: Option<Author>,
+    #[serde(serialize_with = "rfc3339")]
     pub created_at: DateTime<Utc>,
+    #[serde(serialize_with = "rfc3339")]
     pub updated_at: DateTime<Utc>,
 }
 

@@ -1,11 +1,28 @@
 //! The public shapes of the API. Built from entities, never the entities themselves: a
-//! password hash or a lockout counter cannot leak by accident.
+//! password hash or a lockout counter cannot leak by accident. They also serialise with serde
+//! to exactly the JSON GraphQL gives, for the REST routes that skip GraphQL on hot paths.
 
 use async_graphql::{ID, SimpleObject};
 use chrono::{DateTime, Utc};
 use entity::users;
+use serde::{Serialize, Serializer};
 
-#[derive(SimpleObject, Clone, Debug)]
+/// Timestamps as GraphQL writes them (`to_rfc3339`), so REST answers that skip GraphQL for
+/// speed serialise to the very same JSON.
+pub fn rfc3339<S: Serializer>(at: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&at.to_rfc3339())
+}
+
+/// [`rfc3339`] for an optional timestamp.
+#[allow(clippy::ref_option)]
+pub fn rfc3339_opt<S: Serializer>(at: &Option<DateTime<Utc>>, serializer: S) -> Result<S::Ok, S::Error> {
+    match at {
+        Some(at) => rfc3339(at, serializer),
+        None => serializer.serialize_none(),
+    }
+}
+
+#[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Social {
     pub github: Option<String>,
     pub linkedin: Option<String>,
@@ -14,7 +31,7 @@ pub struct Social {
     pub facebook: Option<String>,
 }
 
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Address {
     pub street: Option<String>,
     pub city: Option<String>,
@@ -23,14 +40,14 @@ pub struct Address {
     pub country: Option<String>,
 }
 
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Notifications {
     pub email: bool,
     pub sms: bool,
     pub push: bool,
 }
 
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Preferences {
     pub notifications: Notifications,
     /// light or dark.
@@ -38,7 +55,8 @@ pub struct Preferences {
 }
 
 /// An account as its owner (or an admin) sees it.
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
 pub struct User {
     pub id: ID,
     pub name: String,
@@ -59,7 +77,9 @@ pub struct User {
     pub social: Social,
     pub address: Address,
     pub preferences: Preferences,
+    #[serde(serialize_with = "rfc3339")]
     pub created_at: DateTime<Utc>,
+    #[serde(serialize_with = "rfc3339")]
     pub updated_at: DateTime<Utc>,
 }
 

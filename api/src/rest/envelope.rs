@@ -73,6 +73,17 @@ impl IntoResponse for ErrorResponse {
     }
 }
 
+/// A REST success with `data` and no message, serialised straight from typed values (the
+/// routes that skip GraphQL).
+pub fn data<T: serde::Serialize>(data: &T) -> Response {
+    #[derive(serde::Serialize)]
+    struct Success<'a, T> {
+        success: bool,
+        data: &'a T,
+    }
+    Json(Success { success: true, data }).into_response()
+}
+
 /// A REST success.
 pub fn success(status: StatusCode, message: Option<String>, data: Option<Value>) -> Response {
     let mut body = Map::new();

@@ -87,3 +87,21 @@ db_test! {
         assert_eq!(body["errors"]["born"], "Date of birth must be a date in the format YYYY-MM-DD");
     }
 }
+
+db_test! {
+    async fn rest_and_graphql_describe_the_account_with_the_very_same_json(app: TestApp) {
+        let token = app.signed_up("same@example.com").await;
+        let profile = json!({
+            "bio": "Hello", "website": "https://same.example", "born": "1990-02-03",
+            "social": { "github": "same" }, "address": { "city": "Pune" },
+            "preferences": { "theme": "light", "notifications": { "email": false, "sms": true, "push": true } },
+        });
+        json_of(app.put_as(&token, "/api/users/profile", profile).await, StatusCode::OK).await;
+        let query = "{ me { id name email countryCode phone bio website born role status emailVerified twoFactorEnabled social { github linkedin instagram twitter facebook } address { street city state zip country } preferences { notifications { email sms push } theme } createdAt updatedAt } }";
+        let graphql = app.graphql(Some(&token), query, json!({})).await;
+        for path in ["/api/auth/verify", "/api/users/profile"] {
+            let rest = json_of(app.get_as(&token, path).await, StatusCode::OK).await;
+            assert_eq!(rest["data"]["user"], graphql["data"]["me"], "{path}");
+        }
+    }
+}
