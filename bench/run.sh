@@ -28,17 +28,17 @@ for _ in $(seq 1 50); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.2
 # A verified account (code from the outbox) and an admin's news for the feed.
 email="bench@example.com"
 curl -fs -XPOST "$BASE/api/auth/register" -H 'content-type: application/json' \
-  -d "{\"name\":\"Bench\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"bench123\",\"role\":\"career\"}" >/dev/null
+  -d "{\"name\":\"Bench\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
 curl -fs -XPOST "$BASE/api/auth/send-otp-email" -H 'content-type: application/json' -d "{\"email\":\"$email\"}" >/dev/null
 code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
 token=$(curl -fs -XPOST "$BASE/api/auth/verify-otp-email" -H 'content-type: application/json' \
   -d "{\"email\":\"$email\",\"otp\":\"$code\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
 env -i PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME=x JWT_SECRET=x MAIN_PLATFORM_URL="$BASE" \
   HIRE_PLATFORM_URL="$BASE" CAMPUS_PLATFORM_URL="$BASE" CAREER_PLATFORM_URL="$BASE" \
-  DATABASE_URL="sqlite://$work/bench.db?mode=rwc" ADMIN_PASSWORD=admin123 \
+  DATABASE_URL="sqlite://$work/bench.db?mode=rwc" ADMIN_PASSWORD=adminPass42 \
   ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
 admin=$(curl -fs -XPOST "$BASE/api/auth/login" -H 'content-type: application/json' \
-  -d '{"email":"admin@example.com","password":"admin123"}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
+  -d '{"email":"admin@example.com","password":"adminPass42"}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
 for n in $(seq 1 60); do
   curl -fs -XPOST "$BASE/api/news" -H "authorization: Bearer $admin" -H 'content-type: application/json' \
     -d "{\"title\":\"Story $n\",\"summary\":\"Summary $n\",\"body\":\"Body $n\",\"published\":true}" >/dev/null
@@ -47,12 +47,12 @@ done
 cat >"$work/login.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
-wrk.body = '{"email":"$email","password":"bench123"}'
+wrk.body = '{"email":"$email","password":"benchPass42"}'
 LUA
 cat >"$work/wrong.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
-wrk.body = '{"email":"nobody@example.com","password":"bench123"}'
+wrk.body = '{"email":"nobody@example.com","password":"benchPass42"}'
 LUA
 
 run() {
