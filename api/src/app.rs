@@ -12,6 +12,8 @@ const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 pub struct Application {
     listener: TcpListener,
+    /// `METRICS_ADDR`: `/metrics` on its own address, away from the public one.
+    metrics_listener: Option<TcpListener>,
     router: axum::Router,
     state: AppState,
     mail_worker: Option<Worker>,
@@ -50,8 +52,17 @@ impl Application {
         let listener = TcpListener::bind(bind_addr)
             .await
             .with_context(|| format!("could not listen on {bind_addr}"))?;
+        let metrics_listener = match state.config.metrics_addr {
+            Some(addr) => Some(
+                TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("could not listen on METRICS_ADDR {addr}"))?,
+            ),
+            None => None,
+        };
         Ok(Self {
             listener,
+            metrics_listener,
             router,
             state,
             mail_worker,
@@ -60,6 +71,14 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.listener.local_addr().map_or(0, |a| a.port())
+    }
+
+    /// The port of the `METRICS_ADDR` listener, when there is one.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics_listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port())
     }
 
     pub fn state(&self) -> &AppState {
@@ -76,6 +95,13 @@ impl Application {
         let janitor = tokio::spawn(janitor::run(self.state.db.clone(), stop_rx));
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
+        let metrics = self.metrics_listener.map(|listener| {
+            tokio::spawn(async move {
+                if let Err(err) = axum::serve(listener, http::metrics_router()).await {
+                    tracing::warn!(error = %err, "metrics listener stopped");
+                }
+            })
+        });
         let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
         let server = axum::serve(
             self.listener,
@@ -96,6 +122,9 @@ impl Application {
         tokio::select! {
             served = server => served.context("server error")?,
             () = drain_limit => tracing::warn!("requests still open after {DRAIN_LIMIT:?}; stopping anyway"),
+        }
+        if let Some(metrics) = metrics {
+            metrics.abort();
         }
         // The mail in hand is finished, then the worker and the janitor stop.
         let _ = stop_tx.send(true);

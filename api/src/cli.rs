@@ -26,6 +26,10 @@ use crate::{
     about = "Talent Suite server: the API, the mail worker and the site"
 )]
 pub struct Cli {
+    /// Read this env file whatever APP_ENV says (values already set still win). Without it,
+    /// `.env` is read only for local development (see `load_config`).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub env_file: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -57,15 +61,17 @@ pub enum Command {
 /// # Errors
 /// Whatever the command failed on, in words an operator can act on.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let env_file = cli.env_file;
+    let read_config = || load_config(env_file.as_deref());
     match cli.command.unwrap_or(Command::Serve) {
         Command::ExportSchema { out } => export_schema(out),
         Command::Serve => {
-            let config = load_config()?;
+            let config = read_config()?;
             telemetry::init(!config.env.is_local());
             Application::build(config).await?.run_until_stopped().await
         }
         Command::Migrate => {
-            let config = load_config()?;
+            let config = read_config()?;
             telemetry::init(!config.env.is_local());
             let db = db::connect(config.database_url.expose()).await?;
             db::migrate(&db).await?;
@@ -73,23 +79,45 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::CreateAdmin { email, name } => {
-            let config = load_config()?;
+            let config = read_config()?;
             create_admin(&config, &email, &name).await
         }
     }
 }
 
-/// Loads `.env` (values already in the environment win), then validates.
+/// Reads the env file (values already in the environment win), then validates.
+///
+/// `.env` holds local development settings, so it is read only when the environment says
+/// `APP_ENV=local`, or says nothing and the file itself says `APP_ENV=local`: a production
+/// process never picks up a stray `.env`. `--env-file` reads the named file in any case.
 ///
 /// # Errors
-/// `Missing required environment variable: {NAME}` and the like.
-pub fn load_config() -> anyhow::Result<Config> {
-    match dotenvy::dotenv() {
-        Ok(_) => {}
-        Err(err) if err.not_found() => {}
-        Err(err) => return Err(anyhow::anyhow!("could not read .env: {err}")),
+/// `Missing required environment variable: {NAME}` and the like; an unreadable env file.
+pub fn load_config(env_file: Option<&std::path::Path>) -> anyhow::Result<Config> {
+    let read = |path: &std::path::Path| {
+        dotenvy::from_path(path).with_context(|| format!("could not read {}", path.display()))
+    };
+    match env_file {
+        Some(path) => read(path)?,
+        None => {
+            let path = std::path::Path::new(".env");
+            let local = match std::env::var("APP_ENV") {
+                Ok(env) => env.trim() == "local",
+                Err(_) => file_says_local(path),
+            };
+            if local && path.exists() {
+                read(path)?;
+            }
+        }
     }
     Ok(Config::from_env()?)
+}
+
+fn file_says_local(path: &std::path::Path) -> bool {
+    dotenvy::from_path_iter(path).is_ok_and(|vars| {
+        vars.filter_map(Result::ok)
+            .any(|(key, value)| key == "APP_ENV" && value.trim() == "local")
+    })
 }
 
 fn export_schema(out: Option<PathBuf>) -> anyhow::Result<()> {

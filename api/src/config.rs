@@ -100,6 +100,10 @@ pub struct Config {
     pub graphql_introspection: bool,
     /// `TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `METRICS_ADDR`: serve `/metrics` on this address only.
+    pub metrics_addr: Option<SocketAddr>,
+    /// `METRICS_TOKEN`: `/metrics` on the main address needs this bearer token.
+    pub metrics_token: Option<Secret>,
 }
 
 /// Why the configuration was refused. The text is what the operator sees before exit.
@@ -115,7 +119,9 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/app.db?mode=rwc";
 pub const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 /// API.md: at least 600 requests per 10 minutes per route from one address.
 pub const DEFAULT_RATE_LIMIT_PER_IP: u32 = 600;
-const MIN_PRODUCTION_SECRET_LEN: usize = 32;
+const MIN_SECRET_LEN: usize = 32;
+/// The secret of the checked-in `.env`: fine on a laptop, never anywhere else.
+pub const SAMPLE_JWT_SECRET: &str = "local-development-secret-change-me-in-production";
 
 impl Config {
     /// Reads the process environment (after `.env`, if the caller loaded one).
@@ -152,10 +158,17 @@ impl Config {
         };
         let app_name = required("APP_NAME")?;
         let jwt_secret = required("JWT_SECRET")?;
-        if env == AppEnv::Production && jwt_secret.len() < MIN_PRODUCTION_SECRET_LEN {
+        if !env.is_local() && jwt_secret == SAMPLE_JWT_SECRET {
             return Err(ConfigError::Invalid {
                 name: "JWT_SECRET",
-                reason: format!("must be at least {MIN_PRODUCTION_SECRET_LEN} characters in production"),
+                reason: "is the repository's sample secret; generate one (e.g. openssl rand -hex 32)"
+                    .to_owned(),
+            });
+        }
+        if !env.is_local() && jwt_secret.len() < MIN_SECRET_LEN {
+            return Err(ConfigError::Invalid {
+                name: "JWT_SECRET",
+                reason: format!("must be at least {MIN_SECRET_LEN} characters outside local"),
             });
         }
         let platforms = PlatformUrls {
@@ -169,18 +182,36 @@ impl Config {
             None if env.is_local() => None,
             None => return Err(ConfigError::Missing("SMTP_URL")),
         };
+        if env == AppEnv::Production
+            && smtp_url.as_ref().is_some_and(|url| is_plain_smtp(url.expose()))
+            && !flag(&get, "SMTP_ALLOW_PLAINTEXT", false)?
+        {
+            return Err(ConfigError::Invalid {
+                name: "SMTP_URL",
+                reason: "sends mail in plain text; use smtps:// or smtp://…?tls=required                          (or set SMTP_ALLOW_PLAINTEXT=true for a relay on a private network)"
+                    .to_owned(),
+            });
+        }
         let mail_from = match get("MAIL_FROM") {
             Some(from) => from,
             None if env.is_local() => format!("{app_name} <no-reply@localhost>"),
             None => return Err(ConfigError::Missing("MAIL_FROM")),
         };
-        let bind_addr = get("BIND_ADDR")
+        let bind_addr: SocketAddr = get("BIND_ADDR")
             .unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned())
             .parse()
             .map_err(|_| ConfigError::Invalid {
                 name: "BIND_ADDR",
                 reason: "expected host:port, e.g. 127.0.0.1:8080".to_owned(),
             })?;
+        if env.is_local() && !bind_addr.ip().is_loopback() {
+            return Err(ConfigError::Invalid {
+                name: "BIND_ADDR",
+                reason: "APP_ENV=local listens on loopback only (127.0.0.1 or ::1): its settings \
+                         are for one developer's machine"
+                    .to_owned(),
+            });
+        }
         let google = GoogleConfig {
             client_id: get("GOOGLE_CLIENT_ID"),
             client_secret: get("GOOGLE_CLIENT_SECRET").map(Secret::new),
@@ -192,16 +223,7 @@ impl Config {
             jwks_url: get("GOOGLE_JWKS_URL")
                 .unwrap_or_else(|| "https://www.googleapis.com/oauth2/v3/certs".to_owned()),
         };
-        let debug = match get("APP_DEBUG").as_deref() {
-            None | Some("false" | "0") => false,
-            Some("true" | "1") => true,
-            Some(_) => {
-                return Err(ConfigError::Invalid {
-                    name: "APP_DEBUG",
-                    reason: "expected true or false".to_owned(),
-                });
-            }
-        };
+        let debug = flag(&get, "APP_DEBUG", false)?;
         let rate_limit_per_ip = match get("RATE_LIMIT_PER_IP") {
             None => DEFAULT_RATE_LIMIT_PER_IP,
             Some(value) => value.parse().map_err(|_| ConfigError::Invalid {
@@ -209,6 +231,14 @@ impl Config {
                 reason: "expected a whole number of requests per ten minutes (0 turns it off)".to_owned(),
             })?,
         };
+        let session_idle = duration(&get, "SESSION_IDLE_TIMEOUT", chrono::Duration::days(7))?;
+        let session_lifetime = duration(&get, "SESSION_LIFETIME", chrono::Duration::days(30))?;
+        if session_idle > session_lifetime {
+            return Err(ConfigError::Invalid {
+                name: "SESSION_IDLE_TIMEOUT",
+                reason: "must not be longer than SESSION_LIFETIME".to_owned(),
+            });
+        }
         Ok(Self {
             env,
             app_name,
@@ -224,15 +254,86 @@ impl Config {
                 .map_or_else(|| PathBuf::from("client/dist"), PathBuf::from),
             debug,
             rate_limit_per_ip,
-            session_idle: chrono::Duration::days(7),
-            session_lifetime: chrono::Duration::days(30),
-            graphql_introspection: env != AppEnv::Production,
+            session_idle,
+            session_lifetime,
+            graphql_introspection: flag(&get, "GRAPHQL_INTROSPECTION", env != AppEnv::Production)?,
             trusted_proxies: get("TRUSTED_PROXIES")
                 .map(|value| trusted_proxies(&value))
                 .transpose()?
                 .unwrap_or_default(),
+            metrics_addr: get("METRICS_ADDR")
+                .map(|value| {
+                    value.parse().map_err(|_| ConfigError::Invalid {
+                        name: "METRICS_ADDR",
+                        reason: "expected host:port, e.g. 127.0.0.1:9100".to_owned(),
+                    })
+                })
+                .transpose()?,
+            metrics_token: get("METRICS_TOKEN").map(Secret::new),
         })
     }
+}
+
+/// `true`/`false` (or `1`/`0`), `default` when unset.
+fn flag(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    default: bool,
+) -> Result<bool, ConfigError> {
+    match get(name).as_deref() {
+        None => Ok(default),
+        Some("true" | "1") => Ok(true),
+        Some("false" | "0") => Ok(false),
+        Some(_) => Err(ConfigError::Invalid {
+            name,
+            reason: "expected true or false".to_owned(),
+        }),
+    }
+}
+
+/// A positive whole number with a unit: `45s`, `90m`, `12h`, `7d` (a bare number is seconds).
+fn duration(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    default: chrono::Duration,
+) -> Result<chrono::Duration, ConfigError> {
+    let Some(value) = get(name) else {
+        return Ok(default);
+    };
+    let invalid = || ConfigError::Invalid {
+        name,
+        reason: "expected a positive duration such as 45s, 90m, 12h or 7d".to_owned(),
+    };
+    let (number, unit) = match value.char_indices().last() {
+        Some((i, unit)) if unit.is_ascii_alphabetic() => (&value[..i], unit),
+        _ => (value.as_str(), 's'),
+    };
+    let number: i64 = number.trim().parse().map_err(|_| invalid())?;
+    if number <= 0 {
+        return Err(invalid());
+    }
+    let seconds = match unit {
+        's' => Some(number),
+        'm' => number.checked_mul(60),
+        'h' => number.checked_mul(3600),
+        'd' => number.checked_mul(86_400),
+        _ => None,
+    };
+    seconds
+        .filter(|s| *s <= 10 * 365 * 86_400)
+        .map(chrono::Duration::seconds)
+        .ok_or_else(invalid)
+}
+
+/// `smtp://` without `tls=required`: STARTTLS is only attempted, or not at all.
+fn is_plain_smtp(url: &str) -> bool {
+    let Ok(url) = Url::parse(url) else {
+        return false;
+    };
+    url.scheme() == "smtp"
+        && !url
+            .query_pairs()
+            .any(|(key, value)| key == "tls" && value == "required")
 }
 
 /// Addresses or CIDR ranges, separated by commas or spaces: `10.0.0.0/8, 127.0.0.1, ::1`.
@@ -325,6 +426,115 @@ mod tests {
     }
 
     #[test]
+    fn every_environment_but_local_refuses_the_sample_and_short_secrets() {
+        for env in ["development", "staging", "production"] {
+            let mut vars = local();
+            vars.insert("APP_ENV", env);
+            vars.insert("SMTP_URL", "smtps://mail.example.com");
+            vars.insert("MAIL_FROM", "x@example.com");
+            vars.insert("JWT_SECRET", SAMPLE_JWT_SECRET);
+            assert!(
+                matches!(
+                    load(&vars),
+                    Err(ConfigError::Invalid {
+                        name: "JWT_SECRET",
+                        ..
+                    })
+                ),
+                "{env}"
+            );
+            vars.insert("JWT_SECRET", "only-thirty-one-characters-long");
+            assert!(
+                matches!(
+                    load(&vars),
+                    Err(ConfigError::Invalid {
+                        name: "JWT_SECRET",
+                        ..
+                    })
+                ),
+                "{env}"
+            );
+            vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
+            assert!(load(&vars).is_ok(), "{env}");
+        }
+        let mut vars = local();
+        vars.insert("JWT_SECRET", SAMPLE_JWT_SECRET);
+        assert!(
+            load(&vars).is_ok(),
+            "local keeps working with the checked-in .env"
+        );
+    }
+
+    #[test]
+    fn local_listens_on_loopback_only() {
+        let mut vars = local();
+        vars.insert("BIND_ADDR", "0.0.0.0:8080");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "BIND_ADDR",
+                ..
+            })
+        ));
+        vars.insert("BIND_ADDR", "[::1]:8080");
+        assert!(load(&vars).is_ok());
+    }
+
+    #[test]
+    fn production_refuses_plain_text_smtp_unless_allowed() {
+        let mut vars = local();
+        vars.insert("APP_ENV", "production");
+        vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
+        vars.insert("MAIL_FROM", "x@example.com");
+        for plain in [
+            "smtp://mail.example.com:25",
+            "smtp://mail.example.com:587?tls=opportunistic",
+        ] {
+            vars.insert("SMTP_URL", plain);
+            assert!(
+                matches!(load(&vars), Err(ConfigError::Invalid { name: "SMTP_URL", .. })),
+                "{plain}"
+            );
+        }
+        for secure in [
+            "smtps://mail.example.com",
+            "smtp://mail.example.com:587?tls=required",
+        ] {
+            vars.insert("SMTP_URL", secure);
+            assert!(load(&vars).is_ok(), "{secure}");
+        }
+        vars.insert("SMTP_URL", "smtp://relay.internal:25");
+        vars.insert("SMTP_ALLOW_PLAINTEXT", "true");
+        assert!(load(&vars).is_ok());
+    }
+
+    #[test]
+    fn session_durations_take_units_and_idle_fits_in_the_lifetime() {
+        let mut vars = local();
+        vars.insert("SESSION_IDLE_TIMEOUT", "90m");
+        vars.insert("SESSION_LIFETIME", "2d");
+        let config = load(&vars).expect("valid");
+        assert_eq!(config.session_idle, chrono::Duration::minutes(90));
+        assert_eq!(config.session_lifetime, chrono::Duration::days(2));
+        vars.insert("SESSION_IDLE_TIMEOUT", "3d");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "SESSION_IDLE_TIMEOUT",
+                ..
+            })
+        ));
+        for bad in ["0", "-5m", "7 weeks", "x"] {
+            vars.insert("SESSION_IDLE_TIMEOUT", bad);
+            assert!(load(&vars).is_err(), "{bad}");
+        }
+        let defaults = load(&local()).expect("valid");
+        assert_eq!(defaults.session_idle, chrono::Duration::days(7));
+        assert_eq!(defaults.session_lifetime, chrono::Duration::days(30));
+        assert!(defaults.graphql_introspection);
+    }
+
+    #[test]
     fn production_refuses_a_short_secret_and_a_missing_mail_server() {
         let mut vars = local();
         vars.insert("APP_ENV", "production");
@@ -337,8 +547,13 @@ mod tests {
         ));
         vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
         assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("SMTP_URL"));
-        vars.insert("SMTP_URL", "smtp://mail.example.com:587");
+        vars.insert("SMTP_URL", "smtps://mail.example.com");
         assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("MAIL_FROM"));
+        vars.insert("MAIL_FROM", "x@example.com");
+        assert!(
+            !load(&vars).expect("valid").graphql_introspection,
+            "off in production"
+        );
     }
 
     #[test]

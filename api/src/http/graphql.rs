@@ -102,7 +102,17 @@ pub async fn get(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("text/html"));
     if query.is_none() && wants_html && state.config.env.is_local() {
-        return Html(GraphiQLSource::build().endpoint("/api/graphql").finish()).into_response();
+        // GraphiQL (local only) runs inline scripts from its CDN: it gets its own, looser policy.
+        let mut page = Html(GraphiQLSource::build().endpoint("/api/graphql").finish()).into_response();
+        page.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            axum::http::HeaderValue::from_static(
+                "default-src 'self' https://unpkg.com; script-src 'self' 'unsafe-inline' 'unsafe-eval' https://unpkg.com; \
+                 style-src 'self' 'unsafe-inline' https://unpkg.com; img-src 'self' data: https:; \
+                 font-src 'self' data: https://unpkg.com; connect-src 'self'; frame-ancestors 'none'",
+            ),
+        );
+        return page;
     }
     let request = match async_graphql::http::parse_query_string(query.as_deref().unwrap_or_default()) {
         Ok(request) if !request.query.trim().is_empty() => request,

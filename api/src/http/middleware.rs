@@ -1,6 +1,11 @@
 //! What wraps every request: request id, tracing, metrics, CORS, security headers,
 //! compression, a timeout, panic capture; and the JSON answers for unknown API paths.
 
+/// The Content-Security-Policy of every HTML page that does not bring a stricter one.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; \
+frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+
 use std::{
     sync::OnceLock,
     time::{Duration, Instant},
@@ -45,6 +50,12 @@ pub fn apply(router: Router, config: &Config) -> Router {
         let id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
         tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
     });
+    let hsts = (!config.env.is_local()).then(|| {
+        SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=63072000; includeSubDomains"),
+        )
+    });
     router.layer(
         ServiceBuilder::new()
             .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
@@ -67,9 +78,34 @@ pub fn apply(router: Router, config: &Config) -> Router {
                 header::REFERRER_POLICY,
                 HeaderValue::from_static("strict-origin-when-cross-origin"),
             ))
+            .option_layer(hsts)
+            .layer(middleware::from_fn(safe_defaults))
             .layer(CompressionLayer::new())
             .layer(middleware::from_fn(time_limit)),
     )
+}
+
+/// What every response gets unless its handler chose otherwise: API answers (tokens, personal
+/// data) and the dev mailbox (codes) are never stored by a cache, and every HTML page carries
+/// the CSP.
+async fn safe_defaults(request: Request, next: Next) -> Response {
+    let private = {
+        let path = request.uri().path();
+        path.starts_with("/api/") || path == "/api" || path.starts_with("/dev/")
+    };
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    if private && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if html && !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    }
+    response
 }
 
 /// The process-wide Prometheus recorder (one per process, however many apps tests start).
@@ -84,11 +120,43 @@ fn prometheus() -> &'static PrometheusHandle {
     })
 }
 
+/// `/metrics` in Prometheus text. Where it is served is [`metrics_route`]'s choice.
 pub async fn metrics() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         prometheus().render(),
     )
+}
+
+/// `/metrics` on the main address: behind `METRICS_TOKEN` when one is set, open under local,
+/// and absent otherwise (or when `METRICS_ADDR` serves it elsewhere): counters by route are
+/// reconnaissance for an attacker.
+pub fn metrics_route(config: &Config) -> Option<axum::routing::MethodRouter<crate::state::AppState>> {
+    if config.metrics_addr.is_some() {
+        return None;
+    }
+    match &config.metrics_token {
+        Some(token) => {
+            let expected = format!("Bearer {}", token.expose());
+            Some(axum::routing::get(move |headers: axum::http::HeaderMap| {
+                let expected = expected.clone();
+                async move {
+                    use subtle::ConstantTimeEq;
+                    let given = headers
+                        .get(header::AUTHORIZATION)
+                        .map_or(&[][..], axum::http::HeaderValue::as_bytes);
+                    if bool::from(given.ct_eq(expected.as_bytes())) {
+                        metrics().await.into_response()
+                    } else {
+                        ErrorResponse::new(Code::Unauthenticated, "A metrics token is required")
+                            .into_response()
+                    }
+                }
+            }))
+        }
+        None if config.env.is_local() => Some(axum::routing::get(metrics)),
+        None => None,
+    }
 }
 
 /// No request may hold a connection longer than this; past it the caller gets the envelope's
@@ -108,14 +176,24 @@ async fn time_limit(request: Request, next: Next) -> Response {
 async fn record_metrics(request: Request, next: Next) -> Response {
     prometheus();
     let started = Instant::now();
-    let method = request.method().to_string();
+    // A fixed set: random methods from a scanner must not create new series.
+    let method = match *request.method() {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        _ => "OTHER",
+    };
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
-    metrics::counter!("http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status)
+    metrics::counter!("http_requests_total", "method" => method, "route" => route.clone(), "status" => status)
         .increment(1);
     metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route)
         .record(started.elapsed().as_secs_f64());

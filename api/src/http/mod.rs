@@ -14,6 +14,11 @@ use axum::{Extension, Router, extract::DefaultBodyLimit, middleware::from_fn_wit
 
 use crate::{graphql::AppSchema, rest, state::AppState};
 
+/// The separate `/metrics` listener's router, for `METRICS_ADDR`.
+pub fn metrics_router() -> Router {
+    Router::new().route("/metrics", get(middleware::metrics))
+}
+
 pub fn router(state: AppState, schema: AppSchema) -> Router {
     let api = Router::new()
         .route(
@@ -32,8 +37,11 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
     let mut app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(health::live))
-        .route("/readyz", get(health::ready))
-        .route("/metrics", get(middleware::metrics));
+        .route("/readyz", get(health::ready));
+    app = app.route(
+        "/metrics",
+        middleware::metrics_route(&state.config).unwrap_or_else(|| get(middleware::api_not_found)),
+    );
     if state.config.env.is_local() {
         app = app.route("/dev/mailbox", get(mailbox::page));
     }

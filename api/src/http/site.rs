@@ -15,16 +15,13 @@ use serde_json::json;
 use tower::{ServiceExt, service_fn, util::BoxCloneSyncService};
 use tower_http::services::ServeDir;
 
+use super::middleware::CSP;
 use crate::config::Config;
 
 const PLACEHOLDER: &str = "<!--APP_CONFIG-->";
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Site not built</title></head>\
 <body><main><h1>The site has not been built</h1><p>Run <code>make build-client</code> (or <code>make run</code>) \
 and restart the server. The API is up under <code>/api</code>.</p></main></body></html>";
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; \
-frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
-
 #[derive(Clone)]
 pub struct Site {
     dir: std::path::PathBuf,

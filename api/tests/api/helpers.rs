@@ -52,6 +52,8 @@ static TRACING: LazyLock<()> = LazyLock::new(|| {
 
 pub struct TestApp {
     pub address: String,
+    /// The `METRICS_ADDR` listener's port, when the test asked for one.
+    pub metrics_port: Option<u16>,
     pub backend: Backend,
     pub database_url: String,
     pub client: reqwest::Client,
@@ -376,6 +378,7 @@ impl Builder {
             .await
             .expect("build app");
         let port = app.port();
+        let metrics_port = app.metrics_port();
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             app.run_until(async {
@@ -386,6 +389,7 @@ impl Builder {
         });
         TestApp {
             address: format!("http://127.0.0.1:{port}"),
+            metrics_port,
             backend: self.backend,
             database_url,
             client: reqwest::Client::new(),

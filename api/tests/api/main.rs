@@ -15,6 +15,7 @@ mod accounts_register;
 mod faults;
 mod foundation;
 mod google;
+mod hardening;
 mod instances;
 mod mail_delivery;
 mod news;

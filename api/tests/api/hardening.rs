@@ -1,0 +1,176 @@
+//! Headers, metrics and configuration a deployment relies on: HSTS outside local, a CSP on
+//! every HTML page, nothing from the API kept by a cache, metrics kept from the public, and
+//! introspection off where it is not wanted.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{Backend, TestApp, json_of};
+
+#[tokio::test]
+async fn hsts_is_sent_outside_local_only() {
+    let development = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "development")
+        .start()
+        .await;
+    let response = development.get("/healthz").await;
+    assert_eq!(
+        response.headers()["strict-transport-security"],
+        "max-age=63072000; includeSubDomains"
+    );
+    let local = TestApp::spawn(Backend::Sqlite).await;
+    assert!(
+        !local
+            .get("/healthz")
+            .await
+            .headers()
+            .contains_key("strict-transport-security")
+    );
+}
+
+db_test! {
+    async fn html_pages_carry_a_csp_and_api_answers_are_never_cached(app: TestApp) {
+        for path in ["/", "/no-such-page", "/dev/mailbox"] {
+            let response = app.get(path).await;
+            assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"), "{path}");
+            let csp = response.headers()["content-security-policy"].to_str().unwrap();
+            assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        }
+        let login = app.login("nobody@example.com", "wrong-guess").await;
+        assert_eq!(login.headers()["cache-control"], "no-store");
+        let token = app.signed_up("cache@example.com").await;
+        let verify = app.get_as(&token, "/api/auth/verify").await;
+        assert_eq!(verify.headers()["cache-control"], "no-store");
+        assert_eq!(app.get("/dev/mailbox").await.headers()["cache-control"], "no-store");
+        let graphiql = app.client.get(app.url("/api/graphql")).header("accept", "text/html").send().await.unwrap();
+        assert!(graphiql.headers()["content-security-policy"].to_str().unwrap().contains("unpkg.com"));
+    }
+}
+
+#[tokio::test]
+async fn metrics_are_kept_from_the_public_outside_local() {
+    let open = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "development")
+        .start()
+        .await;
+    assert_ne!(open.get("/metrics").await.status(), StatusCode::OK);
+
+    let guarded = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "development")
+        .env("METRICS_TOKEN", "scrape-me")
+        .start()
+        .await;
+    json_of(guarded.get("/metrics").await, StatusCode::UNAUTHORIZED).await;
+    let wrong = guarded
+        .client
+        .get(guarded.url("/metrics"))
+        .bearer_auth("guess")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let right = guarded
+        .client
+        .get(guarded.url("/metrics"))
+        .bearer_auth("scrape-me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(right.status(), StatusCode::OK);
+    assert!(right.text().await.unwrap().contains("http_requests_total"));
+
+    let separate = TestApp::builder(Backend::Sqlite)
+        .env("METRICS_ADDR", "127.0.0.1:0")
+        .start()
+        .await;
+    assert_ne!(
+        separate.get("/metrics").await.status(),
+        StatusCode::OK,
+        "not on the public address"
+    );
+    let port = separate.metrics_port.expect("a metrics listener");
+    let scraped = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
+        .await
+        .unwrap();
+    assert_eq!(scraped.status(), StatusCode::OK);
+}
+
+db_test! {
+    async fn unknown_methods_do_not_create_new_metric_series(app: TestApp) {
+        let method = reqwest::Method::from_bytes(b"FOO").unwrap();
+        app.client.request(method, app.url("/api/auth/verify")).send().await.unwrap();
+        let text = app.get("/metrics").await.text().await.unwrap();
+        assert!(!text.contains("method=\"FOO\""), "{text}");
+        assert!(text.contains("method=\"OTHER\""), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn introspection_is_off_where_it_is_turned_off() {
+    let off = TestApp::builder(Backend::Sqlite)
+        .env("GRAPHQL_INTROSPECTION", "false")
+        .start()
+        .await;
+    let body = off
+        .graphql(None, "{ __schema { queryType { name } } }", json!({}))
+        .await;
+    assert!(
+        body["data"].is_null() || body["data"]["__schema"].is_null(),
+        "{body}"
+    );
+    let on = TestApp::spawn(Backend::Sqlite).await;
+    let body = on
+        .graphql(None, "{ __schema { queryType { name } } }", json!({}))
+        .await;
+    assert_eq!(body["data"]["__schema"]["queryType"]["name"], "Query");
+}
+
+/// Runs `api migrate` in a folder holding `dotenv` as `.env`, with only `vars` set, and returns
+/// the first line of stderr (empty on success).
+fn migrate_with_dotenv(dotenv: &str, vars: &[(&str, &str)], args: &[&str]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".env"), dotenv).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(args)
+        .arg("migrate")
+        .current_dir(dir.path())
+        .env_clear()
+        .envs(vars.iter().copied())
+        .output()
+        .unwrap();
+    let first = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    (output.status.success(), first)
+}
+
+const LOCAL_DOTENV: &str = "APP_ENV=local\nAPP_NAME=\"Talent Suite\"\nJWT_SECRET=x\n\
+MAIN_PLATFORM_URL=http://localhost:8080\nHIRE_PLATFORM_URL=http://localhost:8080/hire\n\
+CAMPUS_PLATFORM_URL=http://localhost:8080/campus\nCAREER_PLATFORM_URL=http://localhost:8080/career\n\
+DATABASE_URL=sqlite://app.db?mode=rwc\n";
+
+#[test]
+fn dotenv_is_read_for_local_development_only() {
+    assert_eq!(migrate_with_dotenv(LOCAL_DOTENV, &[], &[]), (true, String::new()));
+    let production = LOCAL_DOTENV.replace("APP_ENV=local", "APP_ENV=production");
+    assert_eq!(
+        migrate_with_dotenv(&production, &[], &[]),
+        (false, "Missing required environment variable: APP_ENV".to_owned())
+    );
+    assert_eq!(
+        migrate_with_dotenv(LOCAL_DOTENV, &[("APP_ENV", "production")], &[]),
+        (
+            false,
+            "Missing required environment variable: APP_NAME".to_owned()
+        ),
+        "a stray .env is ignored by a production process"
+    );
+    let (ok, first) = migrate_with_dotenv(&production, &[], &["--env-file", ".env"]);
+    assert!(!ok);
+    assert!(
+        first.contains("JWT_SECRET"),
+        "the explicit file is read, and its weak secret refused: {first}"
+    );
+}
