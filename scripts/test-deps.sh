@@ -39,6 +39,14 @@ if ! psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1; then
   exit 1
 fi
 
+# schemathesis, for the contract fuzzing (scripts/fuzz.sh), in a virtualenv of its own.
+SCHEMATHESIS_VERSION=4.32.5
+if ! .venv-fuzz/bin/st --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  echo "==> installing schemathesis $SCHEMATHESIS_VERSION"
+  python3 -m venv .venv-fuzz
+  .venv-fuzz/bin/pip install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
 if [ ! -d client/node_modules ] || [ client/package-lock.json -nt client/node_modules/.package-lock.json ]; then
   echo "==> installing the client's npm packages"
   npm --prefix client ci --no-audit --no-fund --loglevel=error

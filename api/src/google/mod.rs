@@ -149,13 +149,14 @@ impl Google {
     /// # Errors
     /// 401 'Invalid Google token'; 503 when Google is not configured or its keys are out of reach.
     pub async fn verify(&self, id_token: &str) -> Result<GoogleIdentity> {
+        let invalid = || Error::Unauthenticated(INVALID_TOKEN.to_owned());
+        // Something that is not even a JWT is refused as such, configured or not.
+        let header = jsonwebtoken::decode_header(id_token).map_err(|_| invalid())?;
         let client_id = self
             .config
             .client_id
             .as_deref()
             .ok_or_else(|| Error::Unavailable)?;
-        let invalid = || Error::Unauthenticated(INVALID_TOKEN.to_owned());
-        let header = jsonwebtoken::decode_header(id_token).map_err(|_| invalid())?;
         if header.alg != Algorithm::RS256 {
             return Err(invalid());
         }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use axum::Json;
 use serde_json::{Value, json};
 
-static DOCUMENT: LazyLock<Value> = LazyLock::new(document);
+static DOCUMENT: LazyLock<Value> = LazyLock::new(|| with_common_answers(document()));
 
 pub async fn serve() -> Json<Value> {
     Json(DOCUMENT.clone())
@@ -76,6 +76,44 @@ fn item_data() -> Value {
         &[("item", json!({ "$ref": "#/components/schemas/NewsItem" }))],
         &["item"],
     )
+}
+
+/// The answers every route can give besides its own: the per-address limit (429) and an
+/// unreachable database or a full hashing queue (503) anywhere; a malformed body (400), one
+/// over 64 KiB (413), one that is not JSON (415) and a cookie write from another site (403) on
+/// every write.
+fn with_common_answers(mut document: Value) -> Value {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return document;
+    };
+    for operations in paths.values_mut().filter_map(Value::as_object_mut) {
+        for (method, operation) in operations.iter_mut() {
+            let write = matches!(method.as_str(), "post" | "put" | "delete");
+            let Some(answers) = operation.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let mut add = |status: &str, description: &str| {
+                answers
+                    .entry(status.to_owned())
+                    .or_insert_with(|| error(description));
+            };
+            add("429", "Too many requests (Retry-After)");
+            add(
+                "503",
+                "The database is unreachable or the service is busy (Retry-After)",
+            );
+            if write {
+                add("400", "The body is not a JSON object of the expected shape");
+                add("403", "Cross-site request refused");
+                add("413", "The request body is too large (64 KiB at most)");
+                add(
+                    "415",
+                    "Request bodies must be JSON (Content-Type: application/json)",
+                );
+            }
+        }
+    }
+    document
 }
 
 fn path_param(name: &str) -> Value {

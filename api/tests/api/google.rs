@@ -280,11 +280,22 @@ google_test! {
 #[tokio::test]
 async fn without_google_settings_google_sign_in_is_unavailable_not_broken() {
     let app = TestApp::spawn(Backend::Sqlite).await;
+    // A token shaped like Google's cannot be checked: the feature is unavailable.
+    let idp = Idp::start().await;
+    let token = idp.id_token("sub", "a@gmail.test", |_| {});
     let body = json_of(
-        app.post("/api/auth/google-login", json!({ "idToken": "x.y.z" }))
+        app.post("/api/auth/google-login", json!({ "idToken": token }))
             .await,
         StatusCode::SERVICE_UNAVAILABLE,
     )
     .await;
     assert_eq!(body["code"], "UNAVAILABLE");
+    // Something that is not even a JWT is refused as such.
+    let body = json_of(
+        app.post("/api/auth/google-login", json!({ "idToken": "x.y.z" }))
+            .await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    assert_eq!(body["message"], "Invalid Google token");
 }

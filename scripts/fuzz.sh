@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Fuzzing from the contract: schemathesis generates requests from /api/openapi.json (every
+# path and method, valid and invalid bodies, stateful sequences where the document links
+# operations) and from the GraphQL schema, against a fresh server on 127.0.0.1. It fails on a
+# 5xx, a response the document does not describe, or a request that hangs.
+#
+# Uses the debug binary `cargo test --workspace --no-run` built; schemathesis lives in
+# .venv-fuzz (scripts/test-deps.sh installs it). Knobs: FUZZ_EXAMPLES (per operation),
+# FUZZ_SEED, FUZZ_MAX_TIME (seconds per pass).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="$TARGET/debug/api"
+ST="$ROOT/.venv-fuzz/bin/st"
+EXAMPLES="${FUZZ_EXAMPLES:-100}"
+SEED="${FUZZ_SEED:-20261124}"
+MAX_TIME="${FUZZ_MAX_TIME:-60}"
+
+[ -x "$BIN" ] || { echo "fuzz: $BIN is missing; run cargo test --workspace --no-run first" >&2; exit 1; }
+[ -x "$ST" ] || { echo "fuzz: schemathesis is missing; run scripts/test-deps.sh" >&2; exit 1; }
+
+work=$(mktemp -d)
+server=""
+jwks=""
+cleanup() { for pid in $server $jwks; do kill "$pid" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=$(free_port)
+# Google sign-in configured against a local key set with no keys: every token is refused
+# with 401, as a real deployment refuses a forged one.
+jwks_port=$(free_port)
+mkdir -p "$work/idp" && echo '{"keys":[]}' >"$work/idp/jwks.json"
+python3 -m http.server "$jwks_port" --bind 127.0.0.1 --directory "$work/idp" >/dev/null 2>&1 &
+jwks=$!
+base="http://127.0.0.1:$port"
+env -i PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite" \
+  JWT_SECRET=fuzz-secret-fuzz-secret-fuzz-secret-fuzz MAIN_PLATFORM_URL="$base" \
+  HIRE_PLATFORM_URL="$base/hire" CAMPUS_PLATFORM_URL="$base/campus" CAREER_PLATFORM_URL="$base/career" \
+  BIND_ADDR="127.0.0.1:$port" RATE_LIMIT_PER_IP=0 DATABASE_URL="sqlite://$work/fuzz.db?mode=rwc" \
+  GOOGLE_CLIENT_ID=fuzz-client GOOGLE_ISSUER="http://127.0.0.1:$jwks_port" \
+  GOOGLE_JWKS_URL="http://127.0.0.1:$jwks_port/jwks.json" \
+  CLIENT_DIST_DIR="$work/no-site" RUST_LOG=error "$BIN" serve >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && break; sleep 0.1; done
+
+# A signed-in member, so the fuzzer reaches past the 401s.
+curl -fs -XPOST "$base/api/auth/register" -H 'content-type: application/json' \
+  -d '{"name":"Fuzz","email":"fuzz@example.com","countryCode":"+91","phone":"9876543210","password":"fuzzPass42","role":"career"}' >/dev/null
+curl -fs -XPOST "$base/api/auth/send-otp-email" -H 'content-type: application/json' -d '{"email":"fuzz@example.com"}' >/dev/null
+code=$(curl -fs "$base/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
+token=$(curl -fs -XPOST "$base/api/auth/verify-otp-email" -H 'content-type: application/json' \
+  -d "{\"email\":\"fuzz@example.com\",\"otp\":\"$code\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
+
+common=(--seed "$SEED" --max-examples "$EXAMPLES" --request-timeout 20 --no-color
+  --suppress-health-check all --generation-database none --workers 2)
+
+echo "==> REST: $base/api/openapi.json"
+"$ST" run "$base/api/openapi.json" "${common[@]}" --max-time "$MAX_TIME" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
+  --exclude-path-regex '/auth/logout$' \
+  -H "Authorization: Bearer $token" \
+  | tee "$work/rest.txt"
+
+echo "==> GraphQL: $base/api/graphql"
+SCHEMATHESIS_HOOKS=fuzz_hooks PYTHONPATH="$ROOT/scripts" \
+  "$ST" run "$base/api/graphql" "${common[@]}" --max-time "$MAX_TIME" \
+  --checks graphql_no_internal_error --exclude-checks not_a_server_error \
+  -H "Authorization: Bearer $token" | tee "$work/graphql.txt"
+
+# The server must still be up and sound after all of it.
+curl -fs "$base/readyz" >/dev/null || { echo "fuzz: the server is no longer ready" >&2; cat "$work/server.log" >&2; exit 1; }
+if grep -qi 'panicked' "$work/server.log"; then
+  echo "fuzz: the server panicked" >&2; grep -i -A5 panicked "$work/server.log" >&2; exit 1
+fi
+echo "fuzz: $(grep -o '[0-9]* generated' "$work/rest.txt" | tail -1) REST requests and $(grep -o '[0-9]* generated' "$work/graphql.txt" | tail -1) GraphQL documents, no 5xx, no response outside the contract"
