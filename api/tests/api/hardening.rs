@@ -123,6 +123,19 @@ async fn introspection_is_off_where_it_is_turned_off() {
         .graphql(None, "{ __schema { queryType { name } } }", json!({}))
         .await;
     assert_eq!(body["data"]["__schema"]["queryType"]["name"], "Query");
+    // The depth limit leaves room for the standard introspection query of GraphiQL and code
+    // generators, which nests ofType seven times.
+    let type_ref = "kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }";
+    let deep = format!(
+        "{{ __schema {{ types {{ fields {{ args {{ type {{ {type_ref} }} }} type {{ {type_ref} }} }} }} }} }}"
+    );
+    let body = on.graphql(None, &deep, json!({})).await;
+    assert!(body["errors"].is_null(), "{}", body["errors"]);
+    assert!(
+        body["data"]["__schema"]["types"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
 }
 
 /// Runs `api migrate` in a folder holding `dotenv` as `.env`, with only `vars` set, and returns
