@@ -72,9 +72,10 @@ describe('routes', () => {
     });
   }
 
-  test('an unknown route shows the 404 page inside the layout', async () => {
+  test('an unknown route answers HTTP 404 and shows the 404 page inside the layout', async () => {
     await withPage(browser, app.baseURL, 'route 404', async (page) => {
-      await page.goto('/no-such-page/at-all');
+      const response = await page.goto('/no-such-page/at-all');
+      assert.equal(response?.status(), 404);
       await expectPageBasics(page, { h1: 'Page not found', title: `Page Not Found | ${APP}` });
       assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
       assert.deepEqual(await seriousA11yViolations(page), []);

@@ -37,7 +37,9 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
     let mut app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(health::live))
-        .route("/readyz", get(health::ready));
+        .route("/readyz", get(health::ready))
+        .route("/robots.txt", get(site::robots))
+        .route("/sitemap.xml", get(site::sitemap));
     app = app.route(
         "/metrics",
         middleware::metrics_route(&state.config).unwrap_or_else(|| get(middleware::api_not_found)),

@@ -46,9 +46,20 @@ impl Site {
 
     pub fn service(self) -> MethodRouter {
         let index = self.index.clone();
-        let fallback = service_fn(move |_request: Request| {
+        let fallback = service_fn(move |request: Request| {
             let index = index.clone();
-            async move { Ok::<_, Infallible>(index_response(&index)) }
+            // The SPA shows its 404 page for a path it has no route for; the status says so too,
+            // so search engines and monitors see a real 404 instead of a soft one.
+            let status = if is_site_route(request.uri().path()) {
+                StatusCode::OK
+            } else {
+                StatusCode::NOT_FOUND
+            };
+            async move {
+                let mut response = index_response(&index);
+                *response.status_mut() = status;
+                Ok::<_, Infallible>(response)
+            }
         });
         let files = ServeDir::new(&self.dir)
             .append_index_html_on_directories(false)
@@ -82,6 +93,105 @@ impl Site {
         });
         axum::routing::get_service(BoxCloneSyncService::new(service))
     }
+}
+
+/// The public pages, for the sitemap (SPEC.md section 2's route table).
+pub const PUBLIC_PAGES: &[&str] = &[
+    "/",
+    "/about",
+    "/contact",
+    "/news",
+    "/jobs",
+    "/solutions",
+    "/resources",
+    "/company",
+    "/platforms/hire",
+    "/platforms/campus",
+    "/platforms/career",
+    "/privacy-policy",
+    "/terms-service",
+    "/cookie-policy",
+    "/login",
+    "/register",
+];
+
+/// Pages that exist but are personal or transient: routed, never listed or indexed.
+const PRIVATE_PAGES: &[&str] = &[
+    "/forgot-password",
+    "/reset-password",
+    "/verify-otp",
+    "/profile",
+    "/security",
+    "/hire",
+    "/campus",
+    "/career",
+    "/accessibility",
+    "/status",
+];
+
+/// Whether the SPA has a route for `path` (client/src/config/paths.ts).
+fn is_site_route(path: &str) -> bool {
+    let path = if path.len() > 1 {
+        path.trim_end_matches('/')
+    } else {
+        path
+    };
+    path == "/index.html"
+        || PUBLIC_PAGES.contains(&path)
+        || PRIVATE_PAGES.contains(&path)
+        || path
+            .strip_prefix("/reset-password/")
+            .is_some_and(|token| !token.is_empty() && !token.contains('/'))
+}
+
+/// `GET /robots.txt`: everything public may be crawled; account pages may not.
+pub async fn robots(axum::extract::State(state): axum::extract::State<crate::state::AppState>) -> Response {
+    let mut body = String::from("User-agent: *\nAllow: /\n");
+    for page in [
+        "/profile",
+        "/security",
+        "/verify-otp",
+        "/reset-password",
+        "/forgot-password",
+        "/api/",
+        "/dev/",
+    ] {
+        body.push_str(&format!("Disallow: {page}\n"));
+    }
+    body.push_str(&format!("Sitemap: {}/sitemap.xml\n", state.config.platforms.main));
+    text(body, "text/plain; charset=utf-8")
+}
+
+/// `GET /sitemap.xml`: the public pages, as absolute URLs of the main platform.
+pub async fn sitemap(axum::extract::State(state): axum::extract::State<crate::state::AppState>) -> Response {
+    let mut body = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for page in PUBLIC_PAGES {
+        let url = format!("{}{page}", state.config.platforms.main);
+        body.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&url)));
+    }
+    body.push_str("</urlset>\n");
+    text(body, "application/xml; charset=utf-8")
+}
+
+fn xml_escape(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn text(body: String, content_type: &'static str) -> Response {
+    let mut response = Response::new(Body::from(body));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    response
 }
 
 fn index_response(index: &str) -> Response {

@@ -159,8 +159,8 @@ async fn graphiql_is_served_only_under_local() {
     assert_ne!(page.status(), StatusCode::OK);
     assert_eq!(
         staging.get("/dev/mailbox").await.status(),
-        StatusCode::OK,
-        "falls through to the site"
+        StatusCode::NOT_FOUND,
+        "falls through to the site, which has no such page"
     );
     assert!(
         !staging
@@ -291,6 +291,33 @@ async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
     let api = app.get("/api/unknown").await;
     assert_eq!(api.status(), StatusCode::NOT_FOUND);
     assert_eq!(api.headers()["content-type"], "application/json");
+
+    // A path the site has no page for is a real 404, still with the page (it shows "not found").
+    for path in ["/no-such-page", "/platforms/nope", "/reset-password/a/b"] {
+        let missing = app.get(path).await;
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND, "{path}");
+        assert!(
+            missing.text().await.unwrap().contains("VITE_MAIN_PLATFORM_URL"),
+            "{path}"
+        );
+    }
+}
+
+db_test! {
+    async fn robots_and_the_sitemap_list_the_public_pages_of_the_main_platform(app: TestApp) {
+        let robots = app.get("/robots.txt").await;
+        assert_eq!(robots.status(), StatusCode::OK);
+        let robots = robots.text().await.unwrap();
+        assert!(robots.contains("Sitemap: http://main.test/sitemap.xml"), "{robots}");
+        assert!(robots.contains("Disallow: /profile"));
+        let sitemap = app.get("/sitemap.xml").await;
+        assert_eq!(sitemap.headers()["content-type"], "application/xml; charset=utf-8");
+        let sitemap = sitemap.text().await.unwrap();
+        for page in ["http://main.test/", "http://main.test/platforms/hire", "http://main.test/about"] {
+            assert!(sitemap.contains(&format!("<loc>{page}</loc>")), "{sitemap}");
+        }
+        assert!(!sitemap.contains("/profile"));
+    }
 }
 
 db_test! {
