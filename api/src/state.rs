@@ -5,7 +5,10 @@ use std::sync::Arc;
 use sea_orm::DatabaseConnection;
 use tokio::sync::Notify;
 
-use crate::{accounts::passwords::PasswordHasher, accounts::tokens::Keys, config::Config, google::Google};
+use crate::{
+    accounts::passwords::PasswordHasher, accounts::tokens::Keys, config::Config, google::Google,
+    news::public_cache::PublicFeedCache,
+};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -16,6 +19,8 @@ pub struct AppState {
     pub google: Arc<Google>,
     /// Wakes the mail worker when a request has committed a mail to the outbox.
     pub mail_ready: Arc<Notify>,
+    /// The anonymous feed, rendered, for a second.
+    pub public_feed: Arc<PublicFeedCache>,
 }
 
 impl AppState {
@@ -29,6 +34,7 @@ impl AppState {
             keys: Arc::new(keys),
             google,
             mail_ready: Arc::new(Notify::new()),
+            public_feed: Arc::default(),
         }
     }
 }

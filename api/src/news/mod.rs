@@ -2,6 +2,7 @@
 //! writing for admins only. Drafts are visible to admins only.
 
 mod cursor;
+pub mod public_cache;
 
 use async_graphql::MaybeUndefined;
 use chrono::{SubsecRound, Utc};

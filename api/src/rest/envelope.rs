@@ -73,14 +73,23 @@ impl IntoResponse for ErrorResponse {
     }
 }
 
+#[derive(serde::Serialize)]
+struct Success<'a, T> {
+    success: bool,
+    data: &'a T,
+}
+
+/// The JSON of a success with `data` and no message, for a caller that keeps it (a cache).
+///
+/// # Errors
+/// When `data` cannot be serialised, which the API's own types always can.
+pub fn data_json<T: serde::Serialize>(data: &T) -> serde_json::Result<Vec<u8>> {
+    serde_json::to_vec(&Success { success: true, data })
+}
+
 /// A REST success with `data` and no message, serialised straight from typed values (the
 /// routes that skip GraphQL).
 pub fn data<T: serde::Serialize>(data: &T) -> Response {
-    #[derive(serde::Serialize)]
-    struct Success<'a, T> {
-        success: bool,
-        data: &'a T,
-    }
     Json(Success { success: true, data }).into_response()
 }
 

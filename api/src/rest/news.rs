@@ -2,8 +2,9 @@
 
 use axum::{
     Extension, Router,
+    body::Bytes,
     extract::{Path, Query, State},
-    http::StatusCode,
+    http::{StatusCode, header},
     response::{IntoResponse, Response},
     routing::get,
 };
@@ -11,12 +12,13 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{
-    envelope::{ErrorResponse, data},
+    envelope::{ErrorResponse, data, data_json},
     operation::{Body, Operation, Shape, json_object, keep, run},
 };
 use crate::{
     accounts::sessions,
     client::Caller,
+    error::Error,
     graphql::{AppSchema, news::NewsItem},
     news,
     state::AppState,
@@ -88,6 +90,11 @@ async fn list(
         ),
         Err(_) => (Some(0), None),
     };
+    // Anonymous visitors all see the same pages: render each once a second at most.
+    let anonymous = caller.token.is_none();
+    if anonymous && let Some(page) = state.public_feed.get(first, after.as_deref()) {
+        return ([(header::CONTENT_TYPE, "application/json")], page).into_response();
+    }
     let page = async {
         let is_admin = sessions::optional(&state, caller.token.as_deref())
             .await?
@@ -95,10 +102,23 @@ async fn list(
         news::list(&state, is_admin, first, after.as_deref()).await
     };
     match page.await {
-        Ok(page) => data(&Feed {
-            items: page.items.into_iter().map(NewsItem::from).collect(),
-            next_cursor: page.next_cursor,
-        }),
+        Ok(page) => {
+            let feed = Feed {
+                items: page.items.into_iter().map(NewsItem::from).collect(),
+                next_cursor: page.next_cursor,
+            };
+            if !anonymous {
+                return data(&feed);
+            }
+            match data_json(&feed) {
+                Ok(body) => {
+                    let body = Bytes::from(body);
+                    state.public_feed.put(first, after.as_deref(), body.clone());
+                    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+                }
+                Err(err) => ErrorResponse::from(Error::internal(err)).into_response(),
+            }
+        }
         Err(err) => ErrorResponse::from(err).into_response(),
     }
 }
