@@ -8,6 +8,7 @@ pub mod email_code;
 pub mod fields;
 pub mod google;
 pub mod login;
+pub mod password_change;
 pub mod password_reset;
 pub mod passwords;
 pub mod profile;

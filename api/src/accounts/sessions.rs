@@ -148,3 +148,127 @@ pub async fn end_all(db: &impl ConnectionTrait, user_id: Uuid, keep: Option<Uuid
         .await?
         .rows_affected)
 }
+
+/// A signed-in device as its owner sees it.
+#[derive(Debug, Clone)]
+pub struct Device {
+    pub id: Uuid,
+    /// "Chrome 120", or "Unknown browser".
+    pub browser: String,
+    /// "Mac OSX", "Android", or "Unknown system".
+    pub os: String,
+    pub ip: Option<String>,
+    pub signed_in_at: chrono::DateTime<Utc>,
+    pub last_active_at: chrono::DateTime<Utc>,
+    pub current: bool,
+}
+
+/// Reads a user agent with woothee (a maintained parser), in words a person recognises.
+fn describe(user_agent: Option<&str>) -> (String, String) {
+    let parsed = user_agent.and_then(|ua| woothee::parser::Parser::new().parse(ua));
+    let known = |value: &str| !value.is_empty() && value != "UNKNOWN";
+    match parsed {
+        Some(ua) => {
+            let browser = if known(ua.name) {
+                if known(ua.version) {
+                    format!("{} {}", ua.name, ua.version.split('.').next().unwrap_or(""))
+                } else {
+                    ua.name.to_owned()
+                }
+            } else {
+                "Unknown browser".to_owned()
+            };
+            let os = if known(ua.os) {
+                ua.os.to_owned()
+            } else {
+                "Unknown system".to_owned()
+            };
+            (browser, os)
+        }
+        None => ("Unknown browser".to_owned(), "Unknown system".to_owned()),
+    }
+}
+
+/// The viewer's live sessions, the current one first, then the most recently active.
+///
+/// # Errors
+/// On a database failure.
+pub async fn list(state: &AppState, viewer: &Viewer) -> Result<Vec<Device>> {
+    use sea_orm::QueryOrder;
+    let now = Utc::now();
+    let rows = sessions::Entity::find()
+        .filter(sessions::Column::UserId.eq(viewer.user.id))
+        .filter(sessions::Column::ExpiresAt.gt(now))
+        .order_by_desc(sessions::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
+    let mut devices: Vec<Device> = rows
+        .into_iter()
+        .map(|row| {
+            let last_active_at = row.last_seen_at.unwrap_or(row.created_at);
+            (row, last_active_at)
+        })
+        .filter(|(_, last)| *last + state.config.session_idle > now)
+        .map(|(row, last_active_at)| {
+            let (browser, os) = describe(row.user_agent.as_deref());
+            Device {
+                current: row.id == viewer.session_id,
+                id: row.id,
+                browser,
+                os,
+                ip: row.ip,
+                signed_in_at: row.created_at,
+                last_active_at,
+            }
+        })
+        .collect();
+    devices.sort_by(|a, b| {
+        b.current
+            .cmp(&a.current)
+            .then(b.last_active_at.cmp(&a.last_active_at))
+    });
+    Ok(devices)
+}
+
+pub const SESSION_NOT_FOUND: &str = "Session not found";
+
+/// Signs out one of the viewer's sessions (another device, or this one).
+///
+/// # Errors
+/// 404 for an id that is not one of the viewer's sessions.
+pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+    let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    let ended = sessions::Entity::delete_many()
+        .filter(sessions::Column::Id.eq(id))
+        .filter(sessions::Column::UserId.eq(viewer.user.id))
+        .exec(&state.db)
+        .await?;
+    if ended.rows_affected == 0 {
+        return Err(not_found());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    #[test]
+    fn user_agents_read_as_browser_and_system() {
+        let chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+        assert_eq!(
+            describe(Some(chrome)),
+            ("Chrome 120".to_owned(), "Windows 10".to_owned())
+        );
+        assert_eq!(
+            describe(Some("curl/8.5.0")).1,
+            "Unknown system",
+            "a tool has no system"
+        );
+        assert_eq!(
+            describe(None),
+            ("Unknown browser".to_owned(), "Unknown system".to_owned())
+        );
+    }
+}

@@ -6,13 +6,14 @@ use axum::http::header::SET_COOKIE;
 use super::{
     OneAuthOperation, context,
     errors::IntoGql,
-    types::{GoogleSessionPayload, MessagePayload, SessionPayload, User, UserPayload},
+    types::{GoogleSessionPayload, MessagePayload, Session, SessionPayload, User, UserPayload},
 };
 use crate::accounts::{
     cookie, deletion,
     email_code::{self, SendCodeForm, VerifyCodeForm},
     google::{self, GoogleLoginForm, GoogleRegisterForm},
     login::{self, LoginForm},
+    password_change::{self, ChangePasswordForm},
     password_reset::{self, ForgotForm, ResetForm},
     profile::{self, ProfileForm},
     register::{self, RegisterForm},
@@ -29,6 +30,18 @@ impl AccountsQuery {
     async fn me(&self, ctx: &Context<'_>) -> async_graphql::Result<User> {
         let (state, meta) = context(ctx);
         Ok(meta.viewer(state).await.gql()?.user.into())
+    }
+
+    /// The signed-in account's live sessions, this one first (`current`).
+    async fn sessions(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Session>> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        Ok(sessions::list(state, &viewer)
+            .await
+            .gql()?
+            .into_iter()
+            .map(Session::from)
+            .collect())
     }
 }
 
@@ -178,6 +191,48 @@ impl AccountsMutation {
             message: "Profile updated".to_owned(),
             user: user.into(),
         })
+    }
+
+    /// Sets a new password (the reset rule); every other session ends, this one stays.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn change_password(
+        &self,
+        ctx: &Context<'_>,
+        input: ChangePasswordForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        password_change::change(state, &viewer, input, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(password_change::CHANGED))
+    }
+
+    /// Signs out one of your sessions; its token is refused at once, on every instance.
+    async fn revoke_session(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        sessions::revoke(state, &viewer, &id).await.gql()?;
+        Event::new(Kind::SessionRevoked, Some(viewer.user.id), &meta.client)
+            .record(&state.db)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new("Session signed out"))
+    }
+
+    /// Signs out every session but this one.
+    async fn revoke_other_sessions(&self, ctx: &Context<'_>) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let ended = sessions::end_all(&state.db, viewer.user.id, Some(viewer.session_id))
+            .await
+            .gql()?;
+        Event::new(Kind::SessionsRevoked, Some(viewer.user.id), &meta.client)
+            .detail(format!("{ended} other session(s) signed out"))
+            .record(&state.db)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new("Other sessions signed out"))
     }
 
     /// Deletes an account: your own, or any as an admin.

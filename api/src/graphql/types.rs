@@ -126,6 +126,38 @@ impl From<users::Model> for User {
     }
 }
 
+/// A signed-in device of the viewer's.
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    pub id: ID,
+    /// The browser as its user agent names it, e.g. "Chrome 120".
+    pub browser: String,
+    /// The operating system, e.g. "Mac OSX".
+    pub os: String,
+    pub ip: Option<String>,
+    #[serde(serialize_with = "rfc3339")]
+    pub signed_in_at: DateTime<Utc>,
+    #[serde(serialize_with = "rfc3339")]
+    pub last_active_at: DateTime<Utc>,
+    /// The session of this request.
+    pub current: bool,
+}
+
+impl From<crate::accounts::sessions::Device> for Session {
+    fn from(device: crate::accounts::sessions::Device) -> Self {
+        Self {
+            id: ID(device.id.to_string()),
+            browser: device.browser,
+            os: device.os,
+            ip: device.ip,
+            signed_in_at: device.signed_in_at,
+            last_active_at: device.last_active_at,
+            current: device.current,
+        }
+    }
+}
+
 /// A call whose only result is its message.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct MessagePayload {

@@ -5,7 +5,7 @@ use axum::{
     extract::{Path, State},
     http::StatusCode,
     response::{IntoResponse, Response},
-    routing::{delete, get, post},
+    routing::{delete, get, post, put},
 };
 use serde_json::{Value, json};
 
@@ -34,6 +34,12 @@ pub fn router() -> Router<AppState> {
         .route("/auth/forgot-password", post(forgot_password))
         .route("/auth/reset-password/{token}", post(reset_password))
         .route("/users/profile", get(verify).put(update_profile))
+        .route("/users/password", put(change_password))
+        .route(
+            "/users/sessions",
+            get(list_sessions).delete(revoke_other_sessions),
+        )
+        .route("/users/sessions/{id}", delete(revoke_session))
         .route("/users/{id}", delete(delete_user))
 }
 
@@ -101,6 +107,26 @@ const FORGOT: Operation = Operation {
 };
 const RESET: Operation = Operation {
     document: "mutation($token: String!, $input: ResetPasswordInput!) { result: resetPassword(token: $token, input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const CHANGE_PASSWORD: Operation = Operation {
+    document: "mutation($input: ChangePasswordInput!) { result: changePassword(input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const SESSIONS: Operation = Operation {
+    document: "query { result: sessions { id browser os ip signedInAt lastActiveAt current } }",
+    shape: Shape::Wrap("sessions"),
+    status: StatusCode::OK,
+};
+const REVOKE_SESSION: Operation = Operation {
+    document: "mutation($id: ID!) { result: revokeSession(id: $id) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const REVOKE_OTHER_SESSIONS: Operation = Operation {
+    document: "mutation { result: revokeOtherSessions { message } }",
     shape: Shape::Payload,
     status: StatusCode::OK,
 };
@@ -254,4 +280,29 @@ async fn delete_user(
     caller: Caller,
 ) -> Response {
     run(&schema, &caller, &DELETE_USER, json!({ "id": id })).await
+}
+
+async fn change_password(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    let fields = [
+        ("currentPassword", None),
+        ("password", None),
+        ("confirmPassword", None),
+    ];
+    with_input(&schema, &caller, &CHANGE_PASSWORD, body, &fields).await
+}
+
+async fn list_sessions(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
+    run(&schema, &caller, &SESSIONS, Value::Null).await
+}
+
+async fn revoke_session(
+    Extension(schema): Extension<AppSchema>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Response {
+    run(&schema, &caller, &REVOKE_SESSION, json!({ "id": id })).await
+}
+
+async fn revoke_other_sessions(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
+    run(&schema, &caller, &REVOKE_OTHER_SESSIONS, Value::Null).await
 }

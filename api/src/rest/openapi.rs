@@ -205,6 +205,30 @@ fn document() -> Value {
                     "responses": responses(("200", ok("Profile updated", Some(user_data()))), &[("400", "Field errors"), ("401", "Session expired or unauthorized")])
                 }
             },
+            "/users/password": { "put": {
+                "summary": "Change the password (the reset rule); every other session ends, this one stays",
+                "security": bearer,
+                "requestBody": body(object(&[("currentPassword", string()), ("password", string()), ("confirmPassword", string())], &["password", "confirmPassword"])),
+                "responses": responses(("200", ok("Password changed", None)), &[("400", "Field errors, or Current password is incorrect"), ("401", "Session expired or unauthorized"), ("429", "Too many failed sign-in attempts")])
+            }},
+            "/users/sessions": {
+                "get": {
+                    "summary": "The signed-in account's live sessions, this one first",
+                    "security": bearer,
+                    "responses": responses(("200", ok("The sessions", Some(object(&[("sessions", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Session" } }))], &["sessions"])))), &[("401", "Session expired or unauthorized")])
+                },
+                "delete": {
+                    "summary": "Sign out every session but this one",
+                    "security": bearer,
+                    "responses": responses(("200", ok("Other sessions signed out", None)), &[("401", "Session expired or unauthorized")])
+                }
+            },
+            "/users/sessions/{id}": { "delete": {
+                "summary": "Sign out one session; its token is refused at once",
+                "security": bearer,
+                "parameters": [path_param("id")],
+                "responses": responses(("200", ok("Session signed out", None)), &[("401", "Session expired or unauthorized"), ("404", "Session not found")])
+            }},
             "/users/{id}": { "delete": {
                 "summary": "Delete an account: your own, or any as an admin",
                 "security": bearer,
@@ -280,6 +304,15 @@ fn document() -> Value {
                     ("born", json!({ "type": ["string", "null"], "format": "date" })),
                     ("social", json!({ "type": "object" })), ("address", json!({ "type": "object" })), ("preferences", json!({ "type": "object" })),
                 ], &[]),
+                "Session": object(&[
+                    ("id", string()),
+                    ("browser", string()),
+                    ("os", string()),
+                    ("ip", nullable_string()),
+                    ("signedInAt", string()),
+                    ("lastActiveAt", string()),
+                    ("current", json!({ "type": "boolean" })),
+                ], &["id", "browser", "os", "ip", "signedInAt", "lastActiveAt", "current"]),
                 "NewsItem": object(&[
                     ("id", json!({ "type": "string", "format": "uuid" })),
                     ("title", string()), ("summary", string()), ("body", string()),

@@ -344,7 +344,10 @@ db_test! {
                 assert!(body["success"].is_boolean(), "{method} {path}: {body}");
             }
         }
-        assert_eq!(operations, 18, "SPEC.md section 7's calls, GET /news/{{id}} and the two Google calls");
+        assert_eq!(
+            operations, 22,
+            "SPEC.md section 7's calls, GET /news/{{id}}, the two Google calls, the password change and the three session calls"
+        );
     }
 }
 

@@ -6,6 +6,7 @@ mod helpers;
 mod idp;
 mod smtp;
 
+mod account_security;
 mod accounts_deletion;
 mod accounts_email_code;
 mod accounts_login;

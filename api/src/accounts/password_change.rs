@@ -1,0 +1,103 @@
+//! `changePassword`: the signed-in person sets a new password. Every other session ends, this
+//! one stays, and the owner is told by mail.
+
+use chrono::Utc;
+use entity::users;
+use sea_orm::{ActiveModelTrait, Set, TransactionTrait};
+
+use super::{
+    fields::{Email, Password},
+    login::Throttle,
+    sessions::{self, Viewer},
+};
+use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
+    error::{Error, FieldErrors, Result},
+    mail,
+    state::AppState,
+};
+
+pub const CHANGED: &str = "Password changed";
+pub const WRONG_CURRENT: &str = "Current password is incorrect";
+pub const CURRENT_REQUIRED: &str = "Current password is required";
+pub const CONFIRM_REQUIRED: &str = "Confirm password is required";
+pub const MISMATCH: &str = "Passwords do not match";
+
+#[derive(Debug, Default, async_graphql::InputObject)]
+#[graphql(name = "ChangePasswordInput")]
+pub struct ChangePasswordForm {
+    /// Not needed by an account that has none yet (made with Google).
+    pub current_password: Option<String>,
+    pub password: Option<String>,
+    pub confirm_password: Option<String>,
+}
+
+/// Checks the current password (a wrong one counts as a failed sign-in), then sets the new one.
+///
+/// # Errors
+/// Field errors (the reset rule's texts for the new password, "Current password is incorrect");
+/// 429 while the sign-in throttle holds; 503 when hashing is full.
+pub async fn change(
+    state: &AppState,
+    viewer: &Viewer,
+    form: ChangePasswordForm,
+    client: &ClientInfo,
+) -> Result<()> {
+    let has_password = viewer.user.password_hash.is_some();
+    let mut errors = FieldErrors::new();
+    let current = if has_password {
+        errors.check(
+            "currentPassword",
+            Password::parse_existing(form.current_password.as_deref())
+                .map_err(|_| CURRENT_REQUIRED.to_owned()),
+        )
+    } else {
+        None
+    };
+    let password = errors.check("password", Password::parse_reset(form.password.as_deref()));
+    match form.confirm_password.as_deref() {
+        None | Some("") => errors.add("confirmPassword", CONFIRM_REQUIRED),
+        Some(confirm) if form.password.as_deref() != Some(confirm) => errors.add("confirmPassword", MISMATCH),
+        Some(_) => {}
+    }
+    errors.into_result()?;
+    let password = password.ok_or_else(|| Error::field("password", "Password is required"))?;
+
+    if let Some(current) = current {
+        let email =
+            Email::parse(Some(&viewer.user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
+        let throttle = Throttle::new(state, &email, client);
+        throttle.take(state).await?;
+        if !state
+            .passwords
+            .verify(&current, viewer.user.password_hash.as_deref())
+            .await?
+        {
+            Event::new(Kind::SignInFailed, Some(viewer.user.id), client)
+                .detail("wrong current password on change")
+                .record(&state.db)
+                .await?;
+            return Err(Error::field("currentPassword", WRONG_CURRENT));
+        }
+        throttle.succeeded(state).await?;
+    }
+    let hash = state.passwords.hash(&password).await?;
+
+    let txn = state.db.begin().await?;
+    let mut user: users::ActiveModel = viewer.user.clone().into();
+    user.password_hash = Set(Some(hash));
+    user.updated_at = Set(Utc::now());
+    let user = user.update(&txn).await?;
+    let ended = sessions::end_all(&txn, user.id, Some(viewer.session_id)).await?;
+    let forgot = format!("{}/forgot-password", state.config.platforms.main);
+    let notice = mail::password_changed(&state.config.app_name, &user.email, &user.name, &forgot);
+    mail::enqueue(&txn, notice.about(user.id)).await?;
+    Event::new(Kind::PasswordChanged, Some(user.id), client)
+        .detail(format!("{ended} other session(s) ended"))
+        .record(&txn)
+        .await?;
+    txn.commit().await?;
+    state.mail_ready.notify_one();
+    Ok(())
+}
