@@ -211,6 +211,45 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
     });
   });
 
+  test('the security page signs out another device and changes the password', async () => {
+    const user = await verifiedUser({ name: 'Sam Secure', email: 'sam.secure@example.com' });
+    const other = await api('/auth/login', { email: user.email, password: user.password });
+    assert.equal(other.status, 200);
+    const otherToken = other.body.data.token;
+    const verify = (token) => fetch(`${app.baseURL}/api/auth/verify`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
+    await withPage(browser, app.baseURL, 'security', async (page) => {
+      await page.goto('/security');
+      await page.getByText("Please sign in to manage your account's security.").waitFor();
+      await signInThroughUi(page, user);
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/security');
+      const main = page.locator('main');
+      await main.getByText('This device').waitFor();
+      assert.equal(await main.getByTestId('session').count(), 3, 'this browser, the API sign-in and the verification');
+      assert.deepEqual(await seriousA11yViolations(page), [], 'security view');
+
+      await main.getByRole('button', { name: 'Sign out every other session' }).click();
+      await toast(page, 'Other sessions signed out').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="session"]').length === 1);
+      assert.equal(await verify(otherToken), 401, 'the other device is signed out at once');
+
+      await main.getByRole('button', { name: 'Change password' }).click();
+      await main.getByText('Password is required', { exact: true }).waitFor();
+      await main.getByLabel('Current password').fill('not-my-password');
+      await main.getByRole('textbox', { name: 'New password', exact: true }).fill('freshPass42');
+      await main.getByRole('textbox', { name: 'Confirm new password' }).fill('freshPass42');
+      await main.getByRole('button', { name: 'Change password' }).click();
+      await main.getByText('Current password is incorrect', { exact: true }).waitFor();
+      await main.getByLabel('Current password').fill(user.password);
+      await main.getByRole('button', { name: 'Change password' }).click();
+      await toast(page, 'Password changed').waitFor();
+      await page.reload();
+      await main.getByText('This device').waitFor();
+    });
+    assert.equal((await api('/auth/login', { email: user.email, password: user.password })).status, 401);
+    assert.equal((await api('/auth/login', { email: user.email, password: 'freshPass42' })).status, 200);
+  });
+
   test('the profile shows the account; an edit is saved and still there after a reload', async () => {
     const user = await verifiedUser({ name: 'Priya Profile', email: 'priya.profile@example.com', role: 'hire' });
     await withPage(browser, app.baseURL, 'profile', async (page) => {

@@ -24,7 +24,7 @@ const routes = [
   { path: '/terms-service', h1: 'Terms of Service' },
   { path: '/cookie-policy', h1: 'Cookie Policy' },
   { path: '/accessibility', h1: 'Accessibility' },
-  { path: '/security', h1: 'Security' },
+  { path: '/security', h1: 'Security', signedOutText: "Please sign in to manage your account's security." },
   { path: '/status', h1: 'System Status' },
 ];
 
@@ -61,7 +61,9 @@ describe('routes', () => {
         const response = await page.goto(route.path);
         assert.equal(response?.status(), 200);
         await expectPageBasics(page, { h1: route.h1, title: route.title ?? `${route.h1} | ${APP}` });
-        if (route.path !== '/') {
+        if (route.signedOutText) {
+          await page.getByText(route.signedOutText).waitFor();
+        } else if (route.path !== '/') {
           assert.equal(await page.getByRole('progressbar', { name: 'Under Construction' }).getAttribute('aria-valuenow'), '60');
           assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
         }

@@ -4,7 +4,7 @@ import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
 import type { ProfileUser } from '../api/profile-user';
 import { ADDRESS_KEYS, SOCIAL_KEYS } from '../utils/profile-form';
-import { DetailRow, SectionCard } from './section-card';
+import { DetailRow, SectionCard } from '@/components/section-card';
 
 export const SOCIAL_LABELS = { github: 'GitHub', linkedin: 'LinkedIn', instagram: 'Instagram', twitter: 'Twitter', facebook: 'Facebook' } as const;
 export const ADDRESS_LABELS = { street: 'Street', city: 'City', state: 'State', zip: 'ZIP Code', country: 'Country' } as const;

@@ -4,7 +4,7 @@ import { TextField } from '@/components/text-field';
 import type { ProfileUser } from '../api/profile-user';
 import { ADDRESS_KEYS, SOCIAL_KEYS, validateProfile, type ProfileErrorKey, type ProfileFormValues, type TextKey } from '../utils/profile-form';
 import { ADDRESS_LABELS, SOCIAL_LABELS } from './profile-details';
-import { SectionCard } from './section-card';
+import { SectionCard } from '@/components/section-card';
 
 type ProfileEditFormProps = {
   user: ProfileUser;

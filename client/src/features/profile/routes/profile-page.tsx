@@ -9,7 +9,7 @@ import { useConfig } from '@/lib/config-context';
 import { markSignedIn, markSignedOut, useSession } from '@/lib/session';
 import { clearStoredToken } from '@/lib/token-storage';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { createProfileApolloClient } from '../api/apollo-client';
+import { createApolloClient } from '@/lib/apollo-client';
 import { useDeleteUser } from '../api/delete-user';
 import { useMe } from '../api/get-me';
 import type { ProfileUser } from '../api/profile-user';
@@ -18,14 +18,14 @@ import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { AddressDetails, PersonalDetails, PreferenceDetails, SecuritySection, SocialDetails } from '../components/profile-details';
 import { ProfileEditForm } from '../components/profile-edit-form';
 import { ProfileHeader } from '../components/profile-header';
-import { SectionCard } from '../components/section-card';
-import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '../utils/graphql-errors';
+import { SectionCard } from '@/components/section-card';
+import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { formValuesFromUser, toUpdateInput, type ProfileErrorKey, type ProfileFormValues } from '../utils/profile-form';
 
 /** The profile route: the only place Apollo is loaded (this module is a lazy route chunk). */
 export function ProfilePage() {
   const { apiBaseUrl } = useConfig();
-  const client = useMemo(() => createProfileApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
   usePageMeta('Profile', 'Your personal information, social profiles, address, preferences and security settings.');
   return (
     <div className="bg-slate-50 px-4 py-8 sm:py-12">

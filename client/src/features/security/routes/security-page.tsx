@@ -1,7 +1,125 @@
-import { ShieldCheck } from 'lucide-react';
-import { ComingSoonPage } from '@/components/coming-soon-page';
+import { ApolloProvider } from '@apollo/client/react';
+import { LoaderCircle } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/button-styles';
+import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
+import { accountToast } from '@/lib/account-toast';
+import { createApolloClient } from '@/lib/apollo-client';
+import { useConfig } from '@/lib/config-context';
+import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useSession } from '@/lib/session';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { useChangePassword } from '../api/change-password';
+import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
+import { ChangePasswordForm } from '../components/change-password-form';
+import { SessionsList } from '../components/sessions-list';
+import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordField, type ChangePasswordValues } from '../utils/change-password-form';
 
-/** Security placeholder (linked from the footer and, later, from the profile). */
+/** `/security`: change the password and manage the signed-in devices (Apollo, lazily loaded). */
 export function SecurityPage() {
-  return <ComingSoonPage title="Security" eyebrow="Trust" description="How we protect your account and data, and where you will manage two-factor sign-in." icon={ShieldCheck} />;
+  const { apiBaseUrl } = useConfig();
+  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  usePageMeta('Security', 'Change your password and see or sign out the devices signed in to your account.');
+  return (
+    <div className="bg-slate-50 px-4 py-8 sm:py-12">
+      <div className="mx-auto max-w-4xl">
+        <h1 className="mb-6 text-3xl font-bold text-slate-900">Security</h1>
+        <ApolloProvider client={client}>
+          <SecurityGate />
+        </ApolloProvider>
+      </div>
+    </div>
+  );
+}
+
+function Loading() {
+  return (
+    <p role="status" className="flex items-center gap-2 text-slate-700">
+      <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+      Loading security settings...
+    </p>
+  );
+}
+
+function SignInPrompt() {
+  return (
+    <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
+      <p className="text-lg font-semibold text-slate-900">Please sign in to manage your account's security.</p>
+      <p className="mt-1 text-slate-600">Your password and devices are available once you are signed in.</p>
+      <Link to={`${paths.auth.login.getHref()}?redirect=${encodeURIComponent(paths.security.getHref())}`} className={`${buttonClass('primary', 'md')} mt-5`}>
+        Sign In
+      </Link>
+    </div>
+  );
+}
+
+function SecurityGate() {
+  const session = useSession();
+  if (session.state === 'loading') return <Loading />;
+  if (session.state === 'signed-out') return <SignInPrompt />;
+  return (
+    <div className="grid gap-6">
+      <ChangePasswordSection />
+      <SessionsSection />
+    </div>
+  );
+}
+
+function ChangePasswordSection() {
+  const [changePassword, { loading }] = useChangePassword();
+  const [errors, setErrors] = useState<ChangePasswordErrors>({});
+  const [formKey, setFormKey] = useState(0);
+  const edit = (field: ChangePasswordField) => setErrors((current) => ({ ...current, [field]: undefined }));
+  const submit = async (values: ChangePasswordValues) => {
+    // The server decides whether the account needs its current password (Google accounts may have none).
+    const found = validateChangePassword(values, false);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      const result = await changePassword({ variables: { input: { ...values, currentPassword: values.currentPassword || undefined } } });
+      accountToast.success(result.data?.changePassword.message ?? 'Password changed');
+      setFormKey((key) => key + 1);
+    } catch (error) {
+      const fields = graphQLFieldErrors(error);
+      setErrors(fields);
+      accountToast.error(graphQLMessage(error, 'Something went wrong'));
+    }
+  };
+  return (
+    <SectionCard title="Change password">
+      <p className="mb-4 text-slate-700">Every other device is signed out when your password changes; this one stays signed in.</p>
+      <ChangePasswordForm key={formKey} needsCurrent pending={loading} errors={errors} onEdit={edit} onSubmit={(values) => void submit(values)} />
+    </SectionCard>
+  );
+}
+
+function SessionsSection() {
+  const { data, loading, error } = useSessions();
+  const [revoke, revokeState] = useRevokeSession();
+  const [revokeOthers, othersState] = useRevokeOtherSessions();
+  const pending = revokeState.loading || othersState.loading;
+  const run = async (action: () => Promise<{ data?: unknown }>, fallback: string) => {
+    try {
+      await action();
+      accountToast.success(fallback);
+    } catch (failure) {
+      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
+    }
+  };
+  let body;
+  if (loading && !data) body = <Loading />;
+  else if (graphQLErrorCode(error) === 'UNAUTHENTICATED') body = <SignInPrompt />;
+  else if (!data) body = <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">{graphQLMessage(error, 'Something went wrong')}</p>;
+  else
+    body = (
+      <SessionsList
+        sessions={data.sessions}
+        pending={pending}
+        onRevoke={(id) => void run(() => revoke({ variables: { id } }), 'Session signed out')}
+        onRevokeOthers={() => void run(() => revokeOthers(), 'Other sessions signed out')}
+      />
+    );
+  return <SectionCard title="Active sessions">{body}</SectionCard>;
 }

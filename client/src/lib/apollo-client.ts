@@ -15,10 +15,10 @@ const bearerLink = new ApolloLink((operation, forward) => {
 });
 
 /**
- * The profile screen's GraphQL client: POST {apiBase}/graphql with cookies and the bearer
+ * The GraphQL client of the account screens (profile, security): POST {apiBase}/graphql with cookies and the bearer
  * header; a network failure (fetch's TypeError) is retried once after 1 s, like REST calls.
  */
-export function createProfileApolloClient(apiBaseUrl: string): ApolloClient {
+export function createApolloClient(apiBaseUrl: string): ApolloClient {
   return new ApolloClient({
     link: ApolloLink.from([
       new RetryLink({
