@@ -1,6 +1,6 @@
-//! Faults a deployment meets: the process killed mid-write, a graceful stop, the mail server
-//! gone for a while, the database restarted under load. The server runs as its real binary
-//! where the fault is the process's own.
+//! Faults a deployment meets: the process killed mid-write, a graceful stop, the database
+//! restarted under load (the mail server gone for a while is in `mail_delivery.rs`). The
+//! server runs as its real binary where the fault is the process's own.
 
 use std::{
     collections::HashSet,
@@ -14,7 +14,7 @@ use reqwest::StatusCode;
 use sea_orm::{ConnectionTrait, Database, Statement};
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, TestApp, json_of};
+use crate::helpers::{Backend, TestApp, count, json_of};
 
 /// The server binary on a free port, with a local configuration and `DATABASE_URL`.
 pub struct ServerProcess {
@@ -188,24 +188,13 @@ async fn a_sigkill_during_registrations_loses_no_acknowledged_account_and_half_w
         );
     }
     let db = Database::connect(&database_url).await.unwrap();
-    let number = |sql: &'static str| {
-        let db = &db;
-        async move {
-            let row = db
-                .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
-                .await
-                .unwrap()
-                .unwrap();
-            row.try_get_by_index::<i64>(0).unwrap()
-        }
-    };
     assert_eq!(
-        number("SELECT COUNT(*) FROM users u WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE a.user_id = u.id AND a.kind = 'registered')").await,
+        count(&db, "SELECT COUNT(*) FROM users u WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE a.user_id = u.id AND a.kind = 'registered')").await,
         0,
         "every account has its registration record"
     );
     assert_eq!(
-        number("SELECT COUNT(*) FROM email_codes c WHERE NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.user_id = c.user_id)").await,
+        count(&db, "SELECT COUNT(*) FROM email_codes c WHERE NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.user_id = c.user_id)").await,
         0,
         "every code has its mail"
     );
@@ -270,54 +259,6 @@ async fn sigterm_finishes_requests_in_flight_then_exits_promptly() {
         "SIGTERM test: 12 requests in flight answered, exit after {:?}",
         started.elapsed()
     );
-}
-
-async fn smtp_outage_under_load(backend: Backend) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let app = TestApp::builder(backend).smtp_port(port).start().await;
-    let emails: Vec<String> = (0..300).map(|i| format!("outage{i}@example.com")).collect();
-    for chunk in emails.chunks(30) {
-        let requests = chunk
-            .iter()
-            .map(|email| app.post("/api/auth/forgot-password", json!({ "email": email })));
-        for response in join_all(requests).await {
-            assert_eq!(response.status(), StatusCode::OK);
-        }
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert!(app.mail.all().await.is_empty(), "the mail server is down");
-    app.mail.listen().await;
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while app.mail.all().await.len() < emails.len() {
-        assert!(
-            Instant::now() < deadline,
-            "only {} of {} delivered",
-            app.mail.all().await.len(),
-            emails.len()
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let delivered = app.mail.all().await;
-    assert_eq!(delivered.len(), emails.len(), "each mail exactly once");
-    let recipients: HashSet<String> = delivered.iter().flat_map(|m| m.to.clone()).collect();
-    assert_eq!(recipients.len(), emails.len());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_sqlite() {
-    smtp_outage_under_load(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_postgres() {
-    if TestApp::postgres_configured() {
-        smtp_outage_under_load(Backend::Postgres).await;
-    }
 }
 
 /// A PostgreSQL of the test's own, so stopping it disturbs no other test.

@@ -266,16 +266,7 @@ impl TestApp {
 
     /// A single number from SQL (a count, say).
     pub async fn count(&self, sql: &str) -> i64 {
-        let row = self
-            .db
-            .query_one_raw(Statement::from_string(
-                self.db.get_database_backend(),
-                sql.to_owned(),
-            ))
-            .await
-            .expect("sql")
-            .expect("a row");
-        row.try_get_by_index::<i64>(0).expect("a number")
+        count(&self.db, sql).await
     }
 
     /// A client whose requests come from `ip` (any address of 127.0.0.0/8), as if from
@@ -402,6 +393,16 @@ impl Builder {
             _database: guard,
         }
     }
+}
+
+/// A single number from SQL on `db` (a count, say).
+pub async fn count(db: &DatabaseConnection, sql: &str) -> i64 {
+    let row = db
+        .query_one_raw(Statement::from_string(db.get_database_backend(), sql.to_owned()))
+        .await
+        .expect("sql")
+        .expect("a row");
+    row.try_get_by_index::<i64>(0).expect("a number")
 }
 
 /// The JSON body, after checking the status.

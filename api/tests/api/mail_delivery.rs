@@ -1,8 +1,13 @@
 //! The outbox and its worker: nothing lost while the mail server is down, nothing sent twice.
 
-use std::time::Duration;
+use std::{
+    collections::HashSet,
+    time::{Duration, Instant},
+};
 
+use futures::future::join_all;
 use reqwest::StatusCode;
+use serde_json::json;
 
 use crate::helpers::{Backend, TestApp, json_of};
 use crate::smtp::SmtpCatcher;
@@ -59,5 +64,50 @@ db_test! {
         app.mail.wait_for("fast@example.com", 1).await;
         // A generous bound: the worker is woken on insert, so this is milliseconds in practice.
         assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    }
+}
+
+/// The same outage with a few hundred mails: forgot-password for 300 addresses (with no
+/// account, each gets its note), sent thirty at a time.
+async fn smtp_outage_under_load(backend: Backend) {
+    let (app, smtp) = spawn_with_smtp_down(backend).await;
+    let emails: Vec<String> = (0..300).map(|i| format!("outage{i}@example.com")).collect();
+    for chunk in emails.chunks(30) {
+        let requests = chunk
+            .iter()
+            .map(|email| app.post("/api/auth/forgot-password", json!({ "email": email })));
+        for response in join_all(requests).await {
+            assert_eq!(response.status(), StatusCode::OK);
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(smtp.all().await.is_empty(), "the mail server is down");
+    smtp.listen().await;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while smtp.all().await.len() < emails.len() {
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {} delivered",
+            smtp.all().await.len(),
+            emails.len()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let delivered = smtp.all().await;
+    assert_eq!(delivered.len(), emails.len(), "each mail exactly once");
+    let recipients: HashSet<String> = delivered.iter().flat_map(|m| m.to.clone()).collect();
+    assert_eq!(recipients.len(), emails.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_sqlite() {
+    smtp_outage_under_load(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_returns_on_postgres() {
+    if TestApp::postgres_configured() {
+        smtp_outage_under_load(Backend::Postgres).await;
     }
 }

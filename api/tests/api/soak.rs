@@ -11,11 +11,14 @@ use std::{
 };
 
 use reqwest::StatusCode;
-use sea_orm::{ConnectionTrait, Database, Statement};
+use sea_orm::{ConnectionTrait, Database};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::faults::{ServerProcess, registration};
+use crate::{
+    faults::{ServerProcess, registration},
+    helpers::count,
+};
 
 #[derive(Default)]
 struct Tally {
@@ -194,27 +197,17 @@ async fn soak_two_instances_under_a_mixed_load_lose_nothing_and_level_off() {
     );
     assert_eq!(errors, 0, "no 5xx: {:?}", tally.by_status);
 
-    let count = |sql: String| {
-        let db = &db;
-        async move {
-            let row = db
-                .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
-                .await
-                .unwrap()
-                .unwrap();
-            row.try_get_by_index::<i64>(0).unwrap()
-        }
-    };
-    let registered = count("SELECT COUNT(*) FROM users WHERE email LIKE 'soak-%'".to_owned()).await;
+    let registered = count(&db, "SELECT COUNT(*) FROM users WHERE email LIKE 'soak-%'").await;
     assert_eq!(
         registered as usize,
         tally.registered.len(),
         "every acknowledged registration, and nothing else"
     );
     for (email, bio) in &tally.bios {
-        let stored = count(format!(
-            "SELECT COUNT(*) FROM users WHERE email = '{email}' AND bio = '{bio}'"
-        ))
+        let stored = count(
+            &db,
+            &format!("SELECT COUNT(*) FROM users WHERE email = '{email}' AND bio = '{bio}'"),
+        )
         .await;
         assert_eq!(stored, 1, "{email}'s last acknowledged bio is kept");
     }
