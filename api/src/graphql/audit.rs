@@ -1,7 +1,6 @@
 //! The audit log for admins: newest first, paged, optionally for one account.
 
 use async_graphql::{Context, ID, Object, SimpleObject};
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
 use entity::audit_events;
 use uuid::Uuid;
@@ -10,6 +9,7 @@ use super::{context, errors::IntoGql};
 use crate::{
     audit::{self, Position},
     error::{Error, FieldErrors},
+    news::Cursor,
 };
 
 pub const ADMINS_ONLY: &str = "Only admins can read the audit log";
@@ -108,15 +108,18 @@ impl AuditQuery {
     }
 }
 
+/// The feed's opaque cursor format, `(time, id)`, serves the log's keyset paging too.
 fn encode(position: Position) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{}|{}", position.at.timestamp_micros(), position.id))
+    Cursor {
+        created_at: position.at,
+        id: position.id,
+    }
+    .encode()
 }
 
 fn decode(raw: &str) -> Option<Position> {
-    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(raw.trim()).ok()?).ok()?;
-    let (micros, id) = text.split_once('|')?;
-    Some(Position {
-        at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
-        id: Uuid::parse_str(id).ok()?,
+    Cursor::decode(raw).map(|cursor| Position {
+        at: cursor.created_at,
+        id: cursor.id,
     })
 }
