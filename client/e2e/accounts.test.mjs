@@ -250,6 +250,25 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
     assert.equal((await api('/auth/login', { email: user.email, password: 'freshPass42' })).status, 200);
   });
 
+  test('deleting the account from the security page needs the email typed, then signs out and goes home', async () => {
+    const user = await verifiedUser({ name: 'Dee Delete', email: 'dee.delete@example.com' });
+    await withPage(browser, app.baseURL, 'security delete', async (page) => {
+      await signInThroughUi(page, user);
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/security');
+      const main = page.locator('main');
+      const remove = main.getByRole('button', { name: 'Delete my account' });
+      await remove.waitFor();
+      assert.equal(await remove.isDisabled(), true);
+      await main.getByLabel('Your email').fill('DEE.DELETE@example.com');
+      await remove.click();
+      await toast(page, 'Account deleted').waitFor();
+      await page.waitForURL(`${app.baseURL}/`);
+      await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
+    });
+    assert.equal((await api('/auth/login', { email: user.email, password: user.password })).status, 401);
+  });
+
   test('the profile shows the account; an edit is saved and still there after a reload', async () => {
     const user = await verifiedUser({ name: 'Priya Profile', email: 'priya.profile@example.com', role: 'hire' });
     await withPage(browser, app.baseURL, 'profile', async (page) => {

@@ -1,7 +1,7 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
@@ -9,11 +9,14 @@ import { accountToast } from '@/lib/account-toast';
 import { createApolloClient } from '@/lib/apollo-client';
 import { useConfig } from '@/lib/config-context';
 import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
-import { useSession } from '@/lib/session';
+import { markSignedOut, useSession } from '@/lib/session';
+import { clearStoredToken } from '@/lib/token-storage';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { useChangePassword } from '../api/change-password';
+import { useAccount, useDeleteAccount } from '../api/delete-account';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 import { ChangePasswordForm } from '../components/change-password-form';
+import { DeleteAccountForm } from '../components/delete-account-form';
 import { SessionsList } from '../components/sessions-list';
 import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordField, type ChangePasswordValues } from '../utils/change-password-form';
 
@@ -63,6 +66,7 @@ function SecurityGate() {
     <div className="grid gap-6">
       <ChangePasswordSection />
       <SessionsSection />
+      <DeleteAccountSection />
     </div>
   );
 }
@@ -122,4 +126,27 @@ function SessionsSection() {
       />
     );
   return <SectionCard title="Active sessions">{body}</SectionCard>;
+}
+
+function DeleteAccountSection() {
+  const { data } = useAccount();
+  const [deleteAccount, { loading }] = useDeleteAccount();
+  const navigate = useNavigate();
+  if (!data) return null;
+  const remove = async () => {
+    try {
+      const result = await deleteAccount({ variables: { id: data.me.id } });
+      clearStoredToken();
+      markSignedOut();
+      accountToast.success(result.data?.deleteUser.message ?? 'Account deleted');
+      void navigate(paths.home.getHref());
+    } catch (error) {
+      accountToast.error(graphQLMessage(error, 'Something went wrong'));
+    }
+  };
+  return (
+    <SectionCard title="Delete account">
+      <DeleteAccountForm email={data.me.email} pending={loading} onDelete={() => void remove()} />
+    </SectionCard>
+  );
 }
