@@ -269,6 +269,38 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
     assert.equal((await api('/auth/login', { email: user.email, password: user.password })).status, 401);
   });
 
+  test('an admin publishes a post on /news and a visitor reads it there and at /news/{id}', async () => {
+    app.cli(['create-admin', '--email', 'ada.admin@example.com', '--name', 'Ada Admin'], { ADMIN_PASSWORD: 'adminPass42' });
+    await withPage(browser, app.baseURL, 'news admin', async (page) => {
+      await page.goto('/news');
+      await page.getByRole('progressbar', { name: 'Under Construction' }).waitFor();
+      await signInThroughUi(page, { email: 'ada.admin@example.com', password: 'adminPass42' });
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/news');
+      const main = page.locator('main');
+      await main.getByRole('button', { name: 'Save post' }).click();
+      await main.getByText('Title is required', { exact: true }).waitFor();
+      await main.getByLabel('Title').fill('Campus placements open');
+      await main.getByLabel('Summary').fill('The autumn placement season starts on Monday.');
+      await main.getByLabel('Body').fill('First paragraph of the story.\n\nSecond paragraph of the story.');
+      await main.getByRole('button', { name: 'Save post' }).click();
+      await toast(page, 'News item created').waitFor();
+      await main.getByRole('link', { name: 'Campus placements open' }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'news as admin');
+    });
+    await withPage(browser, app.baseURL, 'news visitor', async (page) => {
+      await page.goto('/news');
+      const main = page.locator('main');
+      await main.getByRole('link', { name: 'Campus placements open' }).click();
+      await page.waitForURL(/\/news\/[0-9a-f-]{36}$/);
+      await main.getByRole('heading', { name: 'Campus placements open' }).waitFor();
+      await main.getByText('Second paragraph of the story.').waitFor();
+      await main.getByText('Ada Admin', { exact: false }).waitFor();
+      assert.equal(await main.getByRole('button', { name: /Delete/ }).count(), 0, 'no admin controls for a visitor');
+      assert.deepEqual(await seriousA11yViolations(page), [], 'news item');
+    });
+  });
+
   test('the profile shows the account; an edit is saved and still there after a reload', async () => {
     const user = await verifiedUser({ name: 'Priya Profile', email: 'priya.profile@example.com', role: 'hire' });
     await withPage(browser, app.baseURL, 'profile', async (page) => {

@@ -139,9 +139,10 @@ fn is_site_route(path: &str) -> bool {
     path == "/index.html"
         || PUBLIC_PAGES.contains(&path)
         || PRIVATE_PAGES.contains(&path)
-        || path
-            .strip_prefix("/reset-password/")
-            .is_some_and(|token| !token.is_empty() && !token.contains('/'))
+        || ["/reset-password/", "/news/"].iter().any(|prefix| {
+            path.strip_prefix(prefix)
+                .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+        })
 }
 
 /// `GET /robots.txt`: everything public may be crawled; account pages may not.

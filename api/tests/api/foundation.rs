@@ -268,6 +268,7 @@ async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
         "/",
         "/platforms/hire",
         "/reset-password/some-token",
+        "/news/0b7c1c7e-3d39-4a8e-9a53-8a2f0f2a1b11",
         "/index.html",
     ] {
         let response = app.get(path).await;

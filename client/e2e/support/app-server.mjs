@@ -6,7 +6,7 @@
 // server binary exists: it serves client/dist with `vite preview` instead (the config plugin in
 // vite.config.ts writes the runtime configuration into index.html, like the server does, and
 // /api calls fail, so the header shows the signed-out state). CI must not set E2E_PREVIEW.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -67,9 +67,7 @@ function spawnServer(port, baseURL, extraEnv) {
   }
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'talent-suite-e2e-'));
   const urls = platformUrls(baseURL);
-  const child = spawn(binary, [], {
-    cwd: repoRoot,
-    env: {
+  const serverEnv = {
       ...process.env,
       APP_ENV: 'local',
       BIND_ADDR: `127.0.0.1:${port}`,
@@ -81,10 +79,9 @@ function spawnServer(port, baseURL, extraEnv) {
       CAMPUS_PLATFORM_URL: urls.campus,
       CAREER_PLATFORM_URL: urls.career,
       ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return { child, healthUrl: `${baseURL}/healthz`, cleanup: () => rmSync(tmpDir, { recursive: true, force: true }) };
+  };
+  const child = spawn(binary, [], { cwd: repoRoot, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { child, binary, serverEnv, healthUrl: `${baseURL}/healthz`, cleanup: () => rmSync(tmpDir, { recursive: true, force: true }) };
 }
 
 function spawnPreview(port, baseURL) {
@@ -116,7 +113,7 @@ export async function startApp({ env = {} } = {}) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const mode = process.env.E2E_PREVIEW === '1' ? 'preview' : 'server';
-  const { child, healthUrl, cleanup } = mode === 'preview' ? spawnPreview(port, baseURL) : spawnServer(port, baseURL, env);
+  const { child, binary, serverEnv, healthUrl, cleanup } = mode === 'preview' ? spawnPreview(port, baseURL) : spawnServer(port, baseURL, env);
 
   const output = [];
   const keep = (chunk) => {
@@ -143,5 +140,7 @@ export async function startApp({ env = {} } = {}) {
     await stop();
     throw error;
   }
-  return { baseURL, mode, platformUrls: platformUrls(baseURL), stop, output };
+  /** Runs the server binary's CLI against this app's database (e.g. `create-admin`). */
+  const cli = (args, extraEnv = {}) => execFileSync(binary, args, { cwd: repoRoot, env: { ...serverEnv, ...extraEnv }, stdio: 'ignore' });
+  return { baseURL, mode, platformUrls: platformUrls(baseURL), stop, output, cli };
 }

@@ -20,10 +20,11 @@ const ForgotPasswordPage = lazyNamed(() => import('@/features/auth/routes/forgot
 const ResetPasswordPage = lazyNamed(() => import('@/features/auth/routes/reset-password-page'), 'ResetPasswordPage');
 const VerifyOtpPage = lazyNamed(() => import('@/features/auth/routes/verify-otp-page'), 'VerifyOtpPage');
 const ProfilePage = lazyNamed(() => import('@/features/profile/routes/profile-page'), 'ProfilePage');
+const NewsPage = lazyNamed(() => import('@/features/news/routes/news-page'), 'NewsPage');
+const NewsItemPage = lazyNamed(() => import('@/features/news/routes/news-item-page'), 'NewsItemPage');
 const SecurityPage = lazyNamed(() => import('@/features/security/routes/security-page'), 'SecurityPage');
 
 const placeholderRoutes: readonly [string, PlaceholderKey][] = [
-  [paths.news.path, 'news'],
   [paths.jobs.path, 'jobs'],
   [paths.about.path, 'about'],
   [paths.contact.path, 'contact'],
@@ -62,6 +63,8 @@ export const routes: RouteObject[] = [
       { path: paths.auth.verifyOtp.path, element: <VerifyOtpPage /> },
       { path: paths.profile.path, element: <ProfilePage /> },
       { path: paths.security.path, element: <SecurityPage /> },
+      { path: paths.news.path, element: <NewsPage /> },
+      { path: paths.newsItem.path, element: <NewsItemPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

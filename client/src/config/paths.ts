@@ -21,6 +21,7 @@ export const paths = {
   security: { path: '/security', getHref: () => '/security' },
 
   news: { path: '/news', getHref: () => '/news' },
+  newsItem: { path: '/news/:id', getHref: (id: string) => `/news/${encodeURIComponent(id)}` },
   jobs: { path: '/jobs', getHref: () => '/jobs' },
   about: { path: '/about', getHref: () => '/about' },
   contact: { path: '/contact', getHref: () => '/contact' },

@@ -1,0 +1,28 @@
+import { gql, type TypedDocumentNode } from '@apollo/client';
+import { useMutation } from '@apollo/client/react';
+import { NEWS_FEED_QUERY } from './news-feed';
+
+export type NewsInput = { title: string; summary: string; body: string; imageUrl?: string | null; published: boolean };
+
+export const CREATE_NEWS_MUTATION: TypedDocumentNode<{ createNews: { message: string; item: { id: string } } }, { input: NewsInput }> = gql`
+  mutation CreateNews($input: CreateNewsInput!) {
+    createNews(input: $input) {
+      message
+      item {
+        id
+      }
+    }
+  }
+`;
+
+export const DELETE_NEWS_MUTATION: TypedDocumentNode<{ deleteNews: { message: string } }, { id: string }> = gql`
+  mutation DeleteNews($id: ID!) {
+    deleteNews(id: $id) {
+      message
+    }
+  }
+`;
+
+/** SPEC.md section 4: creating or deleting news invalidates the cached feed. */
+export const useCreateNews = () => useMutation(CREATE_NEWS_MUTATION, { refetchQueries: [NEWS_FEED_QUERY] });
+export const useDeleteNews = () => useMutation(DELETE_NEWS_MUTATION, { refetchQueries: [NEWS_FEED_QUERY] });

@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { buttonClass } from '@/components/button-styles';
+import { TextField } from '@/components/text-field';
+import type { NewsInput } from '../api/manage-news';
+
+type NewPostFormProps = { pending: boolean; errors: Record<string, string>; onSubmit: (input: NewsInput) => Promise<boolean> };
+
+const EMPTY = { title: '', summary: '', body: '', imageUrl: '', published: true };
+
+/** An admin's new post: title, summary, body, image URL and whether it is published. */
+export function NewPostForm({ pending, errors, onSubmit }: NewPostFormProps) {
+  const [values, setValues] = useState(EMPTY);
+  const set = (field: keyof typeof EMPTY) => (value: string | boolean) => setValues((current) => ({ ...current, [field]: value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = await onSubmit({ ...values, imageUrl: values.imageUrl.trim() || null });
+    if (saved) setValues(EMPTY);
+  };
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+      <TextField label="Title" name="title" required value={values.title} error={errors.title} onChange={(e) => set('title')(e.target.value)} />
+      <TextField label="Summary" name="summary" required value={values.summary} error={errors.summary} onChange={(e) => set('summary')(e.target.value)} />
+      <div>
+        <label htmlFor="news-body" className="mb-1.5 block text-sm font-medium text-slate-800">
+          Body
+        </label>
+        <textarea
+          id="news-body"
+          name="body"
+          rows={6}
+          value={values.body}
+          aria-invalid={errors.body ? true : undefined}
+          aria-describedby={errors.body ? 'news-body-error' : undefined}
+          onChange={(e) => set('body')(e.target.value)}
+          className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 ${errors.body ? 'border-red-600' : 'border-slate-300'}`}
+        />
+        {errors.body ? (
+          <p id="news-body-error" className="mt-1 text-sm text-red-700">
+            {errors.body}
+          </p>
+        ) : null}
+      </div>
+      <TextField label="Image URL" name="imageUrl" type="url" value={values.imageUrl} error={errors.imageUrl} onChange={(e) => set('imageUrl')(e.target.value)} />
+      <label className="flex items-center gap-2 text-slate-800">
+        <input type="checkbox" checked={values.published} onChange={(e) => set('published')(e.target.checked)} className="size-4" />
+        Published
+      </label>
+      <div>
+        <button type="submit" disabled={pending} className={buttonClass('primary', 'md')}>
+          {pending ? 'Publishing…' : 'Save post'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/button-styles';
+import { paths } from '@/config/paths';
+import type { NewsSummary } from '../api/news-feed';
+
+export const newsDate = (item: Pick<NewsSummary, 'publishedAt' | 'createdAt'>) =>
+  new Date(item.publishedAt ?? item.createdAt).toLocaleDateString(undefined, { dateStyle: 'long' });
+
+type NewsListProps = {
+  items: NewsSummary[];
+  isAdmin: boolean;
+  deleting: boolean;
+  onDelete: (item: NewsSummary) => void;
+};
+
+/** The feed's items, newest first; drafts are marked, and admins get a delete button. */
+export function NewsList({ items, isAdmin, deleting, onDelete }: NewsListProps) {
+  return (
+    <ul className="grid gap-4">
+      {items.map((item) => (
+        <li key={item.id} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200" data-testid="news-item">
+          <p className="text-sm text-slate-600">
+            {newsDate(item)} · {item.author?.name ?? 'Talent Suite'}
+            {item.published ? null : <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Draft</span>}
+          </p>
+          <h2 className="mt-1 text-xl font-bold text-slate-900">
+            <Link to={paths.newsItem.getHref(item.id)} className="hover:underline">
+              {item.title}
+            </Link>
+          </h2>
+          <p className="mt-2 text-slate-700">{item.summary}</p>
+          {isAdmin ? (
+            <button type="button" disabled={deleting} onClick={() => onDelete(item)} className={`${buttonClass('secondary', 'sm')} mt-4`}>
+              Delete<span className="sr-only"> {item.title}</span>
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

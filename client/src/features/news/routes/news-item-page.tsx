@@ -1,0 +1,72 @@
+import { ApolloProvider } from '@apollo/client/react';
+import { LoaderCircle } from 'lucide-react';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { createApolloClient } from '@/lib/apollo-client';
+import { useConfig } from '@/lib/config-context';
+import { graphQLErrorCode, graphQLMessage } from '@/lib/graphql-errors';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { useNewsItem } from '../api/news-item';
+import { newsDate } from '../components/news-list';
+
+/** `/news/{id}`: one item, its body as plain paragraphs. */
+export function NewsItemPage() {
+  const { apiBaseUrl } = useConfig();
+  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const { id = '' } = useParams();
+  return (
+    <ApolloProvider client={client}>
+      <Article id={id} />
+    </ApolloProvider>
+  );
+}
+
+function Article({ id }: { id: string }) {
+  const { data, loading, error } = useNewsItem(id);
+  const item = data?.newsItem;
+  usePageMeta(item?.title ?? 'News', item?.summary ?? 'A story from the Talent Suite news feed.');
+  let content;
+  if (loading && !item) {
+    content = (
+      <p role="status" className="flex items-center gap-2 text-slate-700">
+        <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+        Loading news...
+      </p>
+    );
+  } else if (!item) {
+    content = (
+      <>
+        <h1 className="text-3xl font-bold text-slate-900">News item not found</h1>
+        <p className="mt-2 text-slate-700">{graphQLErrorCode(error) === 'NOT_FOUND' ? 'It may have been removed.' : graphQLMessage(error, 'Something went wrong')}</p>
+      </>
+    );
+  } else {
+    content = (
+      <article>
+        <p className="text-sm text-slate-600">
+          {newsDate(item)} · {item.author?.name ?? 'Talent Suite'}
+        </p>
+        <h1 className="mt-1 text-3xl font-bold text-slate-900">{item.title}</h1>
+        {item.imageUrl ? <img src={item.imageUrl} alt="" className="mt-6 w-full rounded-2xl object-cover" /> : null}
+        <p className="mt-6 text-lg text-slate-800">{item.summary}</p>
+        {item.body
+          .split(/\n\s*\n/)
+          .filter((paragraph) => paragraph.trim() !== '')
+          .map((paragraph, index) => (
+            <p key={index} className="mt-4 whitespace-pre-line text-slate-800">
+              {paragraph}
+            </p>
+          ))}
+      </article>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <Link to={paths.news.getHref()} className="text-sm font-semibold text-indigo-800 hover:underline">
+        ← All news
+      </Link>
+      <div className="mt-4">{content}</div>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { ApolloProvider } from '@apollo/client/react';
+import { LoaderCircle, Newspaper } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { buttonClass } from '@/components/button-styles';
+import { ComingSoonPage } from '@/components/coming-soon-page';
+import { PageHero } from '@/components/page-hero';
+import { SectionCard } from '@/components/section-card';
+import { accountToast } from '@/lib/account-toast';
+import { createApolloClient } from '@/lib/apollo-client';
+import { useConfig } from '@/lib/config-context';
+import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useSession } from '@/lib/session';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { useCreateNews, useDeleteNews, type NewsInput } from '../api/manage-news';
+import { useNewsFeed, type NewsSummary } from '../api/news-feed';
+import { NewPostForm } from '../components/new-post-form';
+import { NewsList } from '../components/news-list';
+
+export const NEWS_TITLE = 'News';
+export const NEWS_DESCRIPTION = 'Product updates, announcements and stories from across the Talent Suite ecosystem.';
+
+/** `/news`: the published feed (drafts too for admins), newest first, with "Load more". */
+export function NewsPage() {
+  const { apiBaseUrl } = useConfig();
+  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  return (
+    <ApolloProvider client={client}>
+      <Feed />
+    </ApolloProvider>
+  );
+}
+
+function Feed() {
+  const session = useSession();
+  const isAdmin = session.state === 'signed-in' && session.user.role?.toLowerCase() === 'admin';
+  const { data, loading, error, loadMore } = useNewsFeed();
+  const [deleteNews, deleteState] = useDeleteNews();
+  const items = data?.news.nodes ?? [];
+  usePageMeta(NEWS_TITLE, NEWS_DESCRIPTION);
+
+  if (!data && loading) {
+    return (
+      <p role="status" className="flex items-center gap-2 px-4 py-12 text-slate-700">
+        <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+        Loading news...
+      </p>
+    );
+  }
+  // SPEC.md allows the Coming Soon panel while there is nothing to read.
+  if (items.length === 0 && !isAdmin) {
+    return <ComingSoonPage title={NEWS_TITLE} eyebrow="Resources" description={NEWS_DESCRIPTION} icon={Newspaper} />;
+  }
+  const remove = async (item: NewsSummary) => {
+    if (!window.confirm(`Delete "${item.title}"? This cannot be undone.`)) return;
+    try {
+      const result = await deleteNews({ variables: { id: item.id } });
+      accountToast.success(result.data?.deleteNews.message ?? 'News item deleted');
+    } catch (failure) {
+      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
+    }
+  };
+  return (
+    <>
+      <PageHero title={NEWS_TITLE} intro={NEWS_DESCRIPTION} eyebrow="Resources" icon={Newspaper} />
+      <div className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
+        {isAdmin ? <NewPost /> : null}
+        {error && !data ? (
+          <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">
+            {graphQLMessage(error, 'Something went wrong')}
+          </p>
+        ) : null}
+        <NewsList items={items} isAdmin={isAdmin} deleting={deleteState.loading} onDelete={(item) => void remove(item)} />
+        {data?.news.nextCursor ? (
+          <div>
+            <button type="button" disabled={loading} onClick={() => void loadMore(data.news.nextCursor ?? '')} className={buttonClass('secondary', 'md')}>
+              {loading ? 'Loading…' : 'Load more'}
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function NewPost() {
+  const [createNews, { loading }] = useCreateNews();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async (input: NewsInput) => {
+    try {
+      const result = await createNews({ variables: { input } });
+      setErrors({});
+      accountToast.success(result.data?.createNews.message ?? 'News item created');
+      return true;
+    } catch (failure) {
+      setErrors(graphQLFieldErrors(failure));
+      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
+      return false;
+    }
+  };
+  return (
+    <SectionCard title="New post">
+      <NewPostForm pending={loading} errors={errors} onSubmit={submit} />
+    </SectionCard>
+  );
+}
