@@ -15,6 +15,17 @@ export const CREATE_NEWS_MUTATION: TypedDocumentNode<{ createNews: { message: st
   }
 `;
 
+export const UPDATE_NEWS_MUTATION: TypedDocumentNode<{ updateNews: { message: string; item: { id: string } } }, { id: string; input: NewsInput }> = gql`
+  mutation UpdateNews($id: ID!, $input: UpdateNewsInput!) {
+    updateNews(id: $id, input: $input) {
+      message
+      item {
+        id
+      }
+    }
+  }
+`;
+
 export const DELETE_NEWS_MUTATION: TypedDocumentNode<{ deleteNews: { message: string } }, { id: string }> = gql`
   mutation DeleteNews($id: ID!) {
     deleteNews(id: $id) {
@@ -23,6 +34,7 @@ export const DELETE_NEWS_MUTATION: TypedDocumentNode<{ deleteNews: { message: st
   }
 `;
 
-/** SPEC.md section 4: creating or deleting news invalidates the cached feed. */
+/** SPEC.md section 4: news create, update and delete invalidate the cached feed. */
 export const useCreateNews = () => useMutation(CREATE_NEWS_MUTATION, { refetchQueries: [NEWS_FEED_QUERY] });
+export const useUpdateNews = () => useMutation(UPDATE_NEWS_MUTATION, { refetchQueries: [NEWS_FEED_QUERY] });
 export const useDeleteNews = () => useMutation(DELETE_NEWS_MUTATION, { refetchQueries: [NEWS_FEED_QUERY] });

@@ -1,41 +1,49 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
 import type { NewsInput } from '../api/manage-news';
 
-type NewPostFormProps = { pending: boolean; errors: Record<string, string>; onSubmit: (input: NewsInput) => Promise<boolean> };
+type NewPostFormProps = {
+  pending: boolean;
+  errors: Record<string, string>;
+  onSubmit: (input: NewsInput) => Promise<boolean>;
+  /** Editing an existing post: its values, and a way back. */
+  initial?: NewsInput & { body: string };
+  onCancel?: () => void;
+};
 
 const EMPTY = { title: '', summary: '', body: '', imageUrl: '', published: true };
 
-/** An admin's new post: title, summary, body, image URL and whether it is published. */
-export function NewPostForm({ pending, errors, onSubmit }: NewPostFormProps) {
-  const [values, setValues] = useState(EMPTY);
+/** An admin's post, new or edited: title, summary, body, image URL and whether it is published. */
+export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: NewPostFormProps) {
+  const [values, setValues] = useState(initial ? { ...initial, imageUrl: initial.imageUrl ?? '' } : EMPTY);
+  const bodyId = useId();
   const set = (field: keyof typeof EMPTY) => (value: string | boolean) => setValues((current) => ({ ...current, [field]: value }));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const saved = await onSubmit({ ...values, imageUrl: values.imageUrl.trim() || null });
-    if (saved) setValues(EMPTY);
+    if (saved && !initial) setValues(EMPTY);
   };
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
       <TextField label="Title" name="title" required value={values.title} error={errors.title} onChange={(e) => set('title')(e.target.value)} />
       <TextField label="Summary" name="summary" required value={values.summary} error={errors.summary} onChange={(e) => set('summary')(e.target.value)} />
       <div>
-        <label htmlFor="news-body" className="mb-1.5 block text-sm font-medium text-slate-800">
+        <label htmlFor={bodyId} className="mb-1.5 block text-sm font-medium text-slate-800">
           Body
         </label>
         <textarea
-          id="news-body"
+          id={bodyId}
           name="body"
           rows={6}
           value={values.body}
           aria-invalid={errors.body ? true : undefined}
-          aria-describedby={errors.body ? 'news-body-error' : undefined}
+          aria-describedby={errors.body ? `${bodyId}-error` : undefined}
           onChange={(e) => set('body')(e.target.value)}
           className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 ${errors.body ? 'border-red-600' : 'border-slate-300'}`}
         />
         {errors.body ? (
-          <p id="news-body-error" className="mt-1 text-sm text-red-700">
+          <p id={`${bodyId}-error`} className="mt-1 text-sm text-red-700">
             {errors.body}
           </p>
         ) : null}
@@ -47,8 +55,13 @@ export function NewPostForm({ pending, errors, onSubmit }: NewPostFormProps) {
       </label>
       <div>
         <button type="submit" disabled={pending} className={buttonClass('primary', 'md')}>
-          {pending ? 'Publishing…' : 'Save post'}
+          {pending ? 'Saving…' : initial ? 'Save changes' : 'Save post'}
         </button>
+        {onCancel ? (
+          <button type="button" onClick={onCancel} className={`${buttonClass('ghost', 'md')} ml-2`}>
+            Cancel
+          </button>
+        ) : null}
       </div>
     </form>
   );

@@ -1,13 +1,18 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { createApolloClient } from '@/lib/apollo-client';
 import { useConfig } from '@/lib/config-context';
-import { graphQLErrorCode, graphQLMessage } from '@/lib/graphql-errors';
+import { buttonClass } from '@/components/button-styles';
+import { accountToast } from '@/lib/account-toast';
+import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useNewsItem } from '../api/news-item';
+import { useUpdateNews, type NewsInput } from '../api/manage-news';
+import { NEWS_ITEM_QUERY, useNewsItem, type NewsArticle } from '../api/news-item';
+import { NewPostForm } from '../components/new-post-form';
 import { newsDate } from '../components/news-list';
 
 /** `/news/{id}`: one item, its body as plain paragraphs. */
@@ -24,6 +29,9 @@ export function NewsItemPage() {
 
 function Article({ id }: { id: string }) {
   const { data, loading, error } = useNewsItem(id);
+  const session = useSession();
+  const isAdmin = session.state === 'signed-in' && session.user.role?.toLowerCase() === 'admin';
+  const [editing, setEditing] = useState(false);
   const item = data?.newsItem;
   usePageMeta(item?.title ?? 'News', item?.summary ?? 'A story from the Talent Suite news feed.');
   let content;
@@ -41,6 +49,8 @@ function Article({ id }: { id: string }) {
         <p className="mt-2 text-slate-700">{graphQLErrorCode(error) === 'NOT_FOUND' ? 'It may have been removed.' : graphQLMessage(error, 'Something went wrong')}</p>
       </>
     );
+  } else if (editing) {
+    content = <EditPost item={item} onDone={() => setEditing(false)} />;
   } else {
     content = (
       <article>
@@ -48,6 +58,11 @@ function Article({ id }: { id: string }) {
           {newsDate(item)} · {item.author?.name ?? 'Talent Suite'}
         </p>
         <h1 className="mt-1 text-3xl font-bold text-slate-900">{item.title}</h1>
+        {isAdmin ? (
+          <button type="button" onClick={() => setEditing(true)} className={`${buttonClass('secondary', 'sm')} mt-3`}>
+            Edit<span className="sr-only"> {item.title}</span>
+          </button>
+        ) : null}
         {item.imageUrl ? <img src={item.imageUrl} alt="" className="mt-6 w-full rounded-2xl object-cover" /> : null}
         <p className="mt-6 text-lg text-slate-800">{item.summary}</p>
         {item.body
@@ -68,5 +83,31 @@ function Article({ id }: { id: string }) {
       </Link>
       <div className="mt-4">{content}</div>
     </div>
+  );
+}
+
+function EditPost({ item, onDone }: { item: NewsArticle; onDone: () => void }) {
+  const [updateNews, { loading }] = useUpdateNews();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const initial = { title: item.title, summary: item.summary, body: item.body, imageUrl: item.imageUrl, published: item.published };
+  const save = async (input: NewsInput) => {
+    try {
+      const result = await updateNews({ variables: { id: item.id, input }, refetchQueries: [NEWS_ITEM_QUERY] });
+      accountToast.success(result.data?.updateNews.message ?? 'News item updated');
+      onDone();
+      return true;
+    } catch (failure) {
+      setErrors(graphQLFieldErrors(failure));
+      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
+      return false;
+    }
+  };
+  return (
+    <>
+      <h1 className="text-3xl font-bold text-slate-900">Edit post</h1>
+      <div className="mt-6">
+        <NewPostForm initial={initial} pending={loading} errors={errors} onSubmit={save} onCancel={onDone} />
+      </div>
+    </>
   );
 }
