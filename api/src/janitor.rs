@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use chrono::Utc;
 use entity::{
-    email_codes, login_throttles, mail_outbox, password_reset_tokens, rate_limits, sessions, used_id_tokens,
+    email_codes, login_throttles, mail_outbox, password_reset_tokens, rate_limits, sessions,
+    two_factor_challenges, used_id_tokens,
 };
 use sea_orm::{ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr};
 use tokio::sync::watch;
@@ -53,6 +54,11 @@ pub async fn sweep(db: &DatabaseConnection) -> Result<u64, sea_orm::DbErr> {
         .filter(mail_outbox::Column::TextBody.ne(""))
         .exec(db)
         .await?;
+    removed += two_factor_challenges::Entity::delete_many()
+        .filter(two_factor_challenges::Column::ExpiresAt.lt(now))
+        .exec(db)
+        .await?
+        .rows_affected;
     removed += used_id_tokens::Entity::delete_many()
         .filter(used_id_tokens::Column::ExpiresAt.lt(now))
         .exec(db)

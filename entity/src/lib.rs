@@ -9,7 +9,9 @@ pub mod mail_outbox;
 pub mod news;
 pub mod password_reset_tokens;
 pub mod rate_limits;
+pub mod recovery_codes;
 pub mod sessions;
+pub mod two_factor_challenges;
 pub mod used_id_tokens;
 pub mod users;
 

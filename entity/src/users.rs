@@ -20,6 +20,11 @@ pub struct Model {
     pub status: String,
     pub email_verified: bool,
     pub two_factor_enabled: bool,
+    /// The authenticator secret (raw bytes in base32): set when enrolment starts, in use once
+    /// `two_factor_enabled`.
+    pub totp_secret: Option<String>,
+    /// The last time step whose code was accepted: a code works once.
+    pub totp_last_step: Option<i64>,
     #[sea_orm(unique)]
     pub google_sub: Option<String>,
     pub bio: Option<String>,

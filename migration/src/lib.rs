@@ -5,6 +5,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_initial;
 mod m20261124_000002_security;
+mod m20261125_000003_two_factor;
 
 pub struct Migrator;
 
@@ -14,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261122_000001_initial::Migration),
             Box::new(m20261124_000002_security::Migration),
+            Box::new(m20261125_000003_two_factor::Migration),
         ]
     }
 }

@@ -13,8 +13,8 @@ use super::{
     fields::{Email, MAX_NAME, Role},
     find_by_email,
     login::SUSPENDED,
-    sessions::{self, SignedIn},
-    tokens,
+    sessions, tokens,
+    two_factor::{self, SignInStep},
 };
 use crate::{
     audit::{Event, Kind},
@@ -45,9 +45,9 @@ pub struct GoogleRegisterForm {
     pub role: Option<String>,
 }
 
-/// A Google sign-in, and whether it created the account.
+/// A Google sign-in (or its two-factor challenge), and whether it created the account.
 pub struct GoogleSignIn {
-    pub signed_in: SignedIn,
+    pub step: SignInStep,
     pub created: bool,
 }
 
@@ -164,22 +164,17 @@ async fn link(
     Ok(user)
 }
 
-async fn sign_in(state: &AppState, user: users::Model, client: &ClientInfo) -> Result<SignedIn> {
+async fn sign_in(state: &AppState, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
     if user.status == "suspended" {
         return Err(Error::Forbidden(SUSPENDED.to_owned()));
     }
-    let signed_in = sessions::start(state, &state.db, user, client).await?;
-    Event::new(Kind::SignIn, Some(signed_in.user.id), client)
-        .detail("google")
-        .record(&state.db)
-        .await?;
-    Ok(signed_in)
+    two_factor::sign_in_or_challenge(state, user, "google", client).await
 }
 
 /// # Errors
 /// 401 'Invalid Google token' (also for a token already used); 404 when no account has this
 /// identity or email.
-pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignedIn> {
+pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignInStep> {
     let who = identity(state, form.id_token.as_deref()).await?;
     let user = existing(state, &who, client)
         .await?
@@ -200,7 +195,7 @@ pub async fn register(
     let who = identity(state, form.id_token.as_deref()).await?;
     if let Some(user) = existing(state, &who, client).await? {
         return Ok(GoogleSignIn {
-            signed_in: sign_in(state, user, client).await?,
+            step: sign_in(state, user, client).await?,
             created: false,
         });
     }
@@ -228,7 +223,7 @@ pub async fn register(
                 .await?
                 .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
             return Ok(GoogleSignIn {
-                signed_in: sign_in(state, user, client).await?,
+                step: sign_in(state, user, client).await?,
                 created: false,
             });
         }
@@ -239,7 +234,7 @@ pub async fn register(
         .await?;
     let signed_in = sessions::start(state, &state.db, user, client).await?;
     Ok(GoogleSignIn {
-        signed_in,
+        step: SignInStep::Done(Box::new(signed_in)),
         created: true,
     })
 }

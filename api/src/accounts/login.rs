@@ -12,7 +12,7 @@ use chrono::Duration;
 use super::{
     fields::{Email, Password},
     find_by_email,
-    sessions::{self, SignedIn},
+    two_factor::{self, SignInStep},
 };
 use crate::{
     audit::{Event, Kind},
@@ -108,15 +108,27 @@ impl Throttle {
         rate_limit::refund(&state.db, &self.email).await?;
         rate_limit::refund(&state.db, &self.address).await
     }
+
+    /// The attempt proved a first factor but not yet the person (two-factor is on): it was
+    /// not a failure, yet the failures before it stay, so a known password does not reset
+    /// the throttle that guards the codes.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub(crate) async fn first_factor_passed(&self, state: &AppState) -> Result<()> {
+        rate_limit::refund(&state.db, &self.pair).await?;
+        rate_limit::refund(&state.db, &self.email).await?;
+        rate_limit::refund(&state.db, &self.address).await
+    }
 }
 
-/// Signs in. An unknown email and a wrong password give the same answers, in the same
-/// sequence, after the same work.
+/// Signs in, or asks for the second factor when the account has two-factor on. An unknown
+/// email and a wrong password give the same answers, in the same sequence, after the same work.
 ///
 /// # Errors
 /// Field errors; 401 'Invalid email or password'; 403 when the email is not verified (only
 /// once the password is right); 429 while a throttle's delay runs; 503 when hashing is full.
-pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Result<SignedIn> {
+pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Result<SignInStep> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
     let password = errors.check("password", Password::parse_existing(form.password.as_deref()));
@@ -144,17 +156,16 @@ pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Re
         // The dummy hash never matches; this is unreachable in practice.
         return Err(Error::Unauthenticated(INVALID_CREDENTIALS.to_owned()));
     };
-    throttle.succeeded(state).await?;
+    if user.two_factor_enabled {
+        throttle.first_factor_passed(state).await?;
+    } else {
+        throttle.succeeded(state).await?;
+    }
     if user.status == "suspended" {
         return Err(Error::Forbidden(SUSPENDED.to_owned()));
     }
     if !user.email_verified {
         return Err(Error::EmailNotVerified);
     }
-    let signed_in = sessions::start(state, &state.db, user, client).await?;
-    Event::new(Kind::SignIn, Some(signed_in.user.id), client)
-        .detail("password")
-        .record(&state.db)
-        .await?;
-    Ok(signed_in)
+    two_factor::sign_in_or_challenge(state, user, "password", client).await
 }

@@ -15,6 +15,7 @@ pub mod profile;
 pub mod register;
 pub mod sessions;
 pub mod tokens;
+pub mod two_factor;
 
 use chrono::Utc;
 use entity::users;
@@ -39,6 +40,8 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
         status: Set(if verified { "active" } else { "pending" }.to_owned()),
         email_verified: Set(verified),
         two_factor_enabled: Set(false),
+        totp_secret: Set(None),
+        totp_last_step: Set(None),
         google_sub: Set(None),
         notify_email: Set(true),
         notify_sms: Set(false),

@@ -6,7 +6,10 @@ use axum::http::header::SET_COOKIE;
 use super::{
     OneAuthOperation, context,
     errors::IntoGql,
-    types::{GoogleSessionPayload, MessagePayload, Session, SessionPayload, User, UserPayload},
+    types::{
+        GoogleSessionPayload, MessagePayload, RecoveryCodesPayload, Session, SessionPayload, SignInPayload,
+        TwoFactorSetup, User, UserPayload,
+    },
 };
 use crate::accounts::{
     cookie, deletion,
@@ -18,6 +21,7 @@ use crate::accounts::{
     profile::{self, ProfileForm},
     register::{self, RegisterForm},
     sessions::{self, SignedIn},
+    two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
 };
 use crate::audit::{Event, Kind};
 
@@ -58,6 +62,29 @@ fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPa
     }
 }
 
+/// The answer to a first factor: a session with its cookie, or the two-factor challenge.
+fn first_step(ctx: &Context<'_>, step: SignInStep, message: &str) -> SignInPayload {
+    match step {
+        SignInStep::Done(done) => {
+            let payload = signed_in(ctx, *done, message);
+            SignInPayload {
+                message: payload.message,
+                user: Some(payload.user),
+                token: Some(payload.token),
+                two_factor_required: false,
+                challenge: None,
+            }
+        }
+        SignInStep::TwoFactor { challenge } => SignInPayload {
+            message: two_factor::CODE_REQUIRED_MESSAGE.to_owned(),
+            user: None,
+            token: None,
+            two_factor_required: true,
+            challenge: Some(challenge),
+        },
+    }
+}
+
 #[Object]
 impl AccountsMutation {
     /// A new account, pending until its email is verified. Ask for a code next.
@@ -95,24 +122,38 @@ impl AccountsMutation {
         Ok(signed_in(ctx, done, "Email verified successfully!"))
     }
 
-    /// Signs in with email and password.
+    /// Signs in with email and password; with two-factor on, answers with a challenge instead.
     #[graphql(guard = "OneAuthOperation")]
-    async fn login(&self, ctx: &Context<'_>, input: LoginForm) -> async_graphql::Result<SessionPayload> {
+    async fn login(&self, ctx: &Context<'_>, input: LoginForm) -> async_graphql::Result<SignInPayload> {
         let (state, meta) = context(ctx);
-        let done = login::login(state, input, &meta.client).await.gql()?;
+        let step = login::login(state, input, &meta.client).await.gql()?;
+        Ok(first_step(ctx, step, "Logged in successfully"))
+    }
+
+    /// Completes a sign-in that asked for two-factor, with a code from the authenticator app
+    /// or an unused recovery code.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn complete_two_factor_login(
+        &self,
+        ctx: &Context<'_>,
+        input: ChallengeForm,
+    ) -> async_graphql::Result<SessionPayload> {
+        let (state, meta) = context(ctx);
+        let done = two_factor::complete(state, input, &meta.client).await.gql()?;
         Ok(signed_in(ctx, done, "Logged in successfully"))
     }
 
-    /// Signs in with a Google ID token. NOT_FOUND when no account has this Google email.
+    /// Signs in with a Google ID token (or answers with a two-factor challenge). NOT_FOUND
+    /// when no account has this Google email.
     #[graphql(guard = "OneAuthOperation")]
     async fn google_login(
         &self,
         ctx: &Context<'_>,
         input: GoogleLoginForm,
-    ) -> async_graphql::Result<SessionPayload> {
+    ) -> async_graphql::Result<SignInPayload> {
         let (state, meta) = context(ctx);
-        let done = google::login(state, input, &meta.client).await.gql()?;
-        Ok(signed_in(ctx, done, "Logged in successfully"))
+        let step = google::login(state, input, &meta.client).await.gql()?;
+        Ok(first_step(ctx, step, "Logged in successfully"))
     }
 
     /// Registers (active, email verified by Google) and signs in; signs in when the account exists.
@@ -129,11 +170,13 @@ impl AccountsMutation {
         } else {
             "Logged in successfully"
         };
-        let payload = signed_in(ctx, done.signed_in, message);
+        let payload = first_step(ctx, done.step, message);
         Ok(GoogleSessionPayload {
             message: payload.message,
             user: payload.user,
             token: payload.token,
+            two_factor_required: payload.two_factor_required,
+            challenge: payload.challenge,
             created: done.created,
         })
     }
@@ -206,6 +249,51 @@ impl AccountsMutation {
             .await
             .gql()?;
         Ok(MessagePayload::new(password_change::CHANGED))
+    }
+
+    /// Starts two-factor enrolment: a new secret for the authenticator app, not yet in use.
+    async fn start_two_factor_setup(&self, ctx: &Context<'_>) -> async_graphql::Result<TwoFactorSetup> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let enrolment = two_factor::start(state, &viewer).await.gql()?;
+        Ok(TwoFactorSetup {
+            secret: enrolment.secret,
+            otpauth_uri: enrolment.otpauth_uri,
+        })
+    }
+
+    /// Turns two-factor on with a first code from the app; answers with ten recovery codes,
+    /// shown this once.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn confirm_two_factor(
+        &self,
+        ctx: &Context<'_>,
+        input: ConfirmForm,
+    ) -> async_graphql::Result<RecoveryCodesPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let codes = two_factor::confirm(state, &viewer, input, &meta.client)
+            .await
+            .gql()?;
+        Ok(RecoveryCodesPayload {
+            message: two_factor::ENABLED.to_owned(),
+            recovery_codes: codes,
+        })
+    }
+
+    /// Turns two-factor off with the password and a code (or a recovery code).
+    #[graphql(guard = "OneAuthOperation")]
+    async fn disable_two_factor(
+        &self,
+        ctx: &Context<'_>,
+        input: DisableForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        two_factor::disable(state, &viewer, input, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(two_factor::DISABLED))
     }
 
     /// Signs out one of your sessions; its token is refused at once, on every instance.

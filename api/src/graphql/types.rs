@@ -187,11 +187,40 @@ pub struct SessionPayload {
     pub token: String,
 }
 
+/// The first step of a sign-in: a session (`user` and `token`), or, when the account has
+/// two-factor on, `twoFactorRequired` and the `challenge` to send with the code to
+/// `completeTwoFactorLogin`.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct SignInPayload {
+    pub message: String,
+    pub user: Option<User>,
+    pub token: Option<String>,
+    pub two_factor_required: bool,
+    pub challenge: Option<String>,
+}
+
 /// A Google registration: like a sign-in, and whether the account was created just now.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct GoogleSessionPayload {
     pub message: String,
-    pub user: User,
-    pub token: String,
+    pub user: Option<User>,
+    pub token: Option<String>,
+    pub two_factor_required: bool,
+    pub challenge: Option<String>,
     pub created: bool,
+}
+
+/// A started two-factor enrolment: the secret for the authenticator app, as text and as the
+/// `otpauth://` URI its QR code carries.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct TwoFactorSetup {
+    pub secret: String,
+    pub otpauth_uri: String,
+}
+
+/// Two-factor turned on: the recovery codes, shown this once.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct RecoveryCodesPayload {
+    pub message: String,
+    pub recovery_codes: Vec<String>,
 }

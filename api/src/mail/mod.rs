@@ -62,6 +62,7 @@ const RESET_PASSWORD: Template = template!("reset_password");
 const PASSWORD_CHANGED: Template = template!("password_changed");
 const GOOGLE_LINKED: Template = template!("google_linked");
 const NO_ACCOUNT: Template = template!("no_account");
+const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -165,6 +166,28 @@ pub fn google_linked(app_name: &str, to: &str, name: &str, note: &str, link: &st
         &[
             ("app_name", app_name),
             ("name", &greeting_name(name)),
+            ("note", note),
+            ("link", link),
+        ],
+    )
+}
+
+/// The notice that two-factor sign-in was turned on or off; `link` leads to /security.
+pub fn two_factor_changed(app_name: &str, to: &str, name: &str, on: bool, link: &str) -> Mail {
+    let (state, note) = if on {
+        (
+            "on",
+            "Signing in now asks for a code from your authenticator app.",
+        )
+    } else {
+        ("off", "Signing in no longer asks for a code.")
+    };
+    TWO_FACTOR_CHANGED.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("state", state),
             ("note", note),
             ("link", link),
         ],

@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
         .route("/auth/send-otp-email", post(send_otp_email))
         .route("/auth/verify-otp-email", post(verify_otp_email))
         .route("/auth/login", post(login))
+        .route("/auth/login/two-factor", post(login_two_factor))
         .route("/auth/google-login", post(google_login))
         .route("/auth/google-register", post(google_register))
         .route("/auth/logout", post(logout))
@@ -40,6 +41,9 @@ pub fn router() -> Router<AppState> {
             get(list_sessions).delete(revoke_other_sessions),
         )
         .route("/users/sessions/{id}", delete(revoke_session))
+        .route("/users/two-factor/setup", post(two_factor_setup))
+        .route("/users/two-factor/confirm", post(two_factor_confirm))
+        .route("/users/two-factor/disable", post(two_factor_disable))
         .route("/users/{id}", delete(delete_user))
 }
 
@@ -69,19 +73,25 @@ operation!(
     LOGIN,
     StatusCode::OK,
     Shape::Payload,
-    "mutation($input: LoginInput!) { result: login(input: $input) { message token user { ...UserFields } } }"
+    "mutation($input: LoginInput!) { result: login(input: $input) { message token twoFactorRequired challenge user { ...UserFields } } }"
 );
 operation!(
     GOOGLE_LOGIN,
     StatusCode::OK,
     Shape::Payload,
-    "mutation($input: GoogleLoginInput!) { result: googleLogin(input: $input) { message token user { ...UserFields } } }"
+    "mutation($input: GoogleLoginInput!) { result: googleLogin(input: $input) { message token twoFactorRequired challenge user { ...UserFields } } }"
 );
 operation!(
     GOOGLE_REGISTER,
     StatusCode::OK,
     Shape::CreatedOrNot,
-    "mutation($input: GoogleRegisterInput!) { result: googleRegister(input: $input) { message token created user { ...UserFields } } }"
+    "mutation($input: GoogleRegisterInput!) { result: googleRegister(input: $input) { message token twoFactorRequired challenge created user { ...UserFields } } }"
+);
+operation!(
+    LOGIN_TWO_FACTOR,
+    StatusCode::OK,
+    Shape::Payload,
+    "mutation($input: TwoFactorLoginInput!) { result: completeTwoFactorLogin(input: $input) { message token user { ...UserFields } } }"
 );
 operation!(
     UPDATE_PROFILE,
@@ -127,6 +137,21 @@ const REVOKE_SESSION: Operation = Operation {
 };
 const REVOKE_OTHER_SESSIONS: Operation = Operation {
     document: "mutation { result: revokeOtherSessions { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const TWO_FACTOR_SETUP: Operation = Operation {
+    document: "mutation { result: startTwoFactorSetup { secret otpauthUri } }",
+    shape: Shape::Wrap("setup"),
+    status: StatusCode::OK,
+};
+const TWO_FACTOR_CONFIRM: Operation = Operation {
+    document: "mutation($input: ConfirmTwoFactorInput!) { result: confirmTwoFactor(input: $input) { message recoveryCodes } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const TWO_FACTOR_DISABLE: Operation = Operation {
+    document: "mutation($input: DisableTwoFactorInput!) { result: disableTwoFactor(input: $input) { message } }",
     shape: Shape::Payload,
     status: StatusCode::OK,
 };
@@ -187,6 +212,17 @@ async fn login(Extension(schema): Extension<AppSchema>, caller: Caller, body: Bo
         &LOGIN,
         body,
         &[("email", None), ("password", None)],
+    )
+    .await
+}
+
+async fn login_two_factor(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(
+        &schema,
+        &caller,
+        &LOGIN_TWO_FACTOR,
+        body,
+        &[("challenge", None), ("code", None)],
     )
     .await
 }
@@ -305,4 +341,23 @@ async fn revoke_session(
 
 async fn revoke_other_sessions(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
     run(&schema, &caller, &REVOKE_OTHER_SESSIONS, Value::Null).await
+}
+
+async fn two_factor_setup(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
+    run(&schema, &caller, &TWO_FACTOR_SETUP, Value::Null).await
+}
+
+async fn two_factor_confirm(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(&schema, &caller, &TWO_FACTOR_CONFIRM, body, &[("code", None)]).await
+}
+
+async fn two_factor_disable(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(
+        &schema,
+        &caller,
+        &TWO_FACTOR_DISABLE,
+        body,
+        &[("password", None), ("code", None)],
+    )
+    .await
 }

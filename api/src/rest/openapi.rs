@@ -61,6 +61,20 @@ fn user_data() -> Value {
     )
 }
 
+/// A first sign-in step: a session, or the two-factor challenge.
+fn sign_in_data() -> Value {
+    json!({ "oneOf": [
+        session_data(),
+        object(
+            &[
+                ("twoFactorRequired", json!({ "const": true })),
+                ("challenge", string()),
+            ],
+            &["twoFactorRequired", "challenge"],
+        ),
+    ] })
+}
+
 fn session_data() -> Value {
     object(
         &[
@@ -160,17 +174,22 @@ fn document() -> Value {
             "/auth/login": { "post": {
                 "summary": "Sign in with email and password",
                 "requestBody": body(object(&[("email", string()), ("password", string())], &["email", "password"])),
-                "responses": responses(("200", ok("Logged in successfully", Some(session_data()))), &[("400", "Field errors"), ("401", "Invalid email or password"), ("403", "Please verify your email before signing in"), ("429", "Too many failed sign-in attempts")])
+                "responses": responses(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Field errors"), ("401", "Invalid email or password"), ("403", "Please verify your email before signing in"), ("429", "Too many failed sign-in attempts")])
+            }},
+            "/auth/login/two-factor": { "post": {
+                "summary": "Complete a sign-in that asked for two-factor, with an authenticator code or an unused recovery code",
+                "requestBody": body(object(&[("challenge", string()), ("code", string())], &["challenge", "code"])),
+                "responses": responses(("200", ok("Logged in successfully", Some(session_data()))), &[("400", "Invalid code, or field errors"), ("410", "The challenge is unknown, used or expired"), ("429", "Too many wrong codes, or too many failed sign-in attempts")])
             }},
             "/auth/google-login": { "post": {
                 "summary": "Sign in with a Google ID token",
                 "requestBody": body(object(&[("idToken", string())], &["idToken"])),
-                "responses": responses(("200", ok("Logged in successfully", Some(session_data()))), &[("401", "Invalid Google token"), ("404", "No account found for this Google email. Please register first.")])
+                "responses": responses(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("401", "Invalid Google token"), ("404", "No account found for this Google email. Please register first.")])
             }},
             "/auth/google-register": { "post": {
                 "summary": "Register with a Google ID token (or sign in when the account exists: 200)",
                 "requestBody": body(object(&[("idToken", string()), ("role", json!({ "enum": ["career", "campus", "hire"] }))], &["idToken", "role"])),
-                "responses": responses(("201", ok("Registered successfully", Some(session_data()))), &[("400", "Bad role"), ("401", "Invalid Google token")])
+                "responses": responses(("201", ok("Registered successfully", Some(sign_in_data()))), &[("400", "Bad role"), ("401", "Invalid Google token")])
             }},
             "/auth/logout": { "post": {
                 "summary": "End this session and clear the cookie (idempotent)",
@@ -228,6 +247,23 @@ fn document() -> Value {
                 "security": bearer,
                 "parameters": [path_param("id")],
                 "responses": responses(("200", ok("Session signed out", None)), &[("401", "Session expired or unauthorized"), ("404", "Session not found")])
+            }},
+            "/users/two-factor/setup": { "post": {
+                "summary": "Start two-factor enrolment: a new secret for the authenticator app",
+                "security": bearer,
+                "responses": responses(("200", ok("The secret", Some(object(&[("setup", object(&[("secret", string()), ("otpauthUri", string())], &["secret", "otpauthUri"]))], &["setup"])))), &[("401", "Session expired or unauthorized"), ("409", "Two-factor sign-in is already on")])
+            }},
+            "/users/two-factor/confirm": { "post": {
+                "summary": "Turn two-factor on with a first code; answers with ten recovery codes, shown once",
+                "security": bearer,
+                "requestBody": body(object(&[("code", string())], &["code"])),
+                "responses": responses(("200", ok("Two-factor sign-in is on", Some(object(&[("recoveryCodes", json!({ "type": "array", "items": string() }))], &["recoveryCodes"])))), &[("400", "Invalid code, or setup not started"), ("401", "Session expired or unauthorized"), ("409", "Two-factor sign-in is already on"), ("429", "Too many failed sign-in attempts")])
+            }},
+            "/users/two-factor/disable": { "post": {
+                "summary": "Turn two-factor off with the password and a code",
+                "security": bearer,
+                "requestBody": body(object(&[("password", string()), ("code", string())], &["code"])),
+                "responses": responses(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), ("401", "Session expired or unauthorized"), ("429", "Too many failed sign-in attempts")])
             }},
             "/users/{id}": { "delete": {
                 "summary": "Delete an account: your own, or any as an admin",

@@ -69,6 +69,7 @@ pub async fn run(schema: &AppSchema, caller: &Caller, op: &Operation, variables:
 fn reshape(op: &Operation, result: Value) -> Response {
     match (&op.shape, result) {
         (Shape::Payload, Value::Object(mut fields)) => {
+            sign_in_step(&mut fields);
             let message = match fields.remove("message") {
                 Some(Value::String(m)) => Some(m),
                 _ => None,
@@ -92,6 +93,22 @@ fn reshape(op: &Operation, result: Value) -> Response {
             reshape(&op, Value::Object(fields))
         }
         (_, other) => success(op.status, None, Some(other)),
+    }
+}
+
+/// A sign-in's first step answers either with a session or with the two-factor challenge;
+/// `data` carries only the half that applies.
+fn sign_in_step(fields: &mut Map<String, Value>) {
+    match fields.get("twoFactorRequired") {
+        Some(Value::Bool(true)) => {
+            fields.remove("token");
+            fields.remove("user");
+        }
+        Some(_) => {
+            fields.remove("twoFactorRequired");
+            fields.remove("challenge");
+        }
+        None => {}
     }
 }
 

@@ -346,8 +346,8 @@ db_test! {
             }
         }
         assert_eq!(
-            operations, 22,
-            "SPEC.md section 7's calls, GET /news/{{id}}, the two Google calls, the password change and the three session calls"
+            operations, 26,
+            "SPEC.md section 7's calls, GET /news/{{id}}, the two Google calls, the password change, the three session calls and the four two-factor calls"
         );
     }
 }

@@ -299,3 +299,34 @@ async fn without_google_settings_google_sign_in_is_unavailable_not_broken() {
     .await;
     assert_eq!(body["message"], "Invalid Google token");
 }
+
+google_test! {
+    async fn google_sign_in_asks_for_the_code_when_two_factor_is_on(app, idp) {
+        use crate::two_factor::app_code;
+        let token = idp.id_token("sub-2fa", "guarded@gmail.test", |_| {});
+        let body = json_of(app.post("/api/auth/google-register", json!({ "idToken": token, "role": "hire" })).await, StatusCode::CREATED).await;
+        let session = body["data"]["token"].as_str().unwrap().to_owned();
+        let body = json_of(app.post_as(&session, "/api/users/two-factor/setup", json!({})).await, StatusCode::OK).await;
+        let secret = body["data"]["setup"]["secret"].as_str().unwrap().to_owned();
+        json_of(app.post_as(&session, "/api/users/two-factor/confirm", json!({ "code": app_code(&secret, 0) })).await, StatusCode::OK).await;
+
+        for (path, body) in [
+            ("/api/auth/google-login", json!({ "idToken": idp.id_token("sub-2fa", "guarded@gmail.test", |_| {}) })),
+            ("/api/auth/google-register", json!({ "idToken": idp.id_token("sub-2fa", "guarded@gmail.test", |_| {}), "role": "hire" })),
+        ] {
+            let response = app.post(path, body).await;
+            assert!(response.headers().get("set-cookie").is_none(), "{path} set a session cookie");
+            let body = json_of(response, StatusCode::OK).await;
+            assert_eq!(body["data"]["twoFactorRequired"], true, "{path}: {body}");
+            assert!(body["data"]["token"].is_null(), "{path}: {body}");
+        }
+        let body = json_of(app.post("/api/auth/google-login", json!({ "idToken": idp.id_token("sub-2fa", "guarded@gmail.test", |_| {}) })).await, StatusCode::OK).await;
+        let challenge = body["data"]["challenge"].as_str().unwrap();
+        let body = json_of(app.post("/api/auth/login/two-factor", json!({ "challenge": challenge, "code": app_code(&secret, 1) })).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["user"]["email"], "guarded@gmail.test");
+        // A Google account has no password: the code alone turns two-factor off.
+        let body = json!({ "code": app_code(&secret, -1) });
+        let status = app.post_as(&session, "/api/users/two-factor/disable", body).await.status();
+        assert_eq!(status, StatusCode::BAD_REQUEST, "a code older than the last one used is refused");
+    }
+}

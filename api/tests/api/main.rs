@@ -23,3 +23,4 @@ mod news;
 mod proxy;
 mod security;
 mod soak;
+mod two_factor;
