@@ -9,6 +9,7 @@ import { startApp } from './support/app-server.mjs';
 import { DESKTOP, launchBrowser, PHONE, screenshot, seriousA11yViolations, withPage } from './support/browser.mjs';
 import { googleEnv, startFakeIdp } from './support/fake-idp.mjs';
 import { latestOtp, latestResetLink } from './support/mailbox.mjs';
+import { totp } from './support/totp.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
 const CLIENT_ID = 'e2e-client';
@@ -248,6 +249,68 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
     });
     assert.equal((await api('/auth/login', { email: user.email, password: user.password })).status, 401);
     assert.equal((await api('/auth/login', { email: user.email, password: 'freshPass42' })).status, 200);
+  });
+
+  test('two-factor: enrol from the QR page, then sign in with an app code and with a recovery code', async () => {
+    const user = await verifiedUser({ name: 'Tara Twofactor', email: 'tara.twofactor@example.com' });
+    let secret;
+    let codes;
+    await withPage(browser, app.baseURL, 'two-factor enrol', async (page) => {
+      await signInThroughUi(page, user);
+      await page.waitForURL(`${app.baseURL}/`);
+      await page.goto('/security');
+      const main = page.locator('main');
+      await main.getByRole('button', { name: 'Set up two-factor' }).click();
+      await main.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+      secret = await main.getByTestId('two-factor-secret').getAttribute('data-secret');
+      assert.match(secret ?? '', /^[A-Z2-7]{32}$/);
+      assert.deepEqual(await seriousA11yViolations(page), [], 'two-factor setup');
+
+      await main.getByLabel('Code from the app').fill('000000' === totp(secret) ? '111111' : '000000');
+      await main.getByRole('button', { name: 'Turn on' }).click();
+      await main.getByText('Invalid code', { exact: true }).waitFor();
+      await main.getByLabel('Code from the app').fill(totp(secret));
+      await main.getByRole('button', { name: 'Turn on' }).click();
+      await toast(page, 'Two-factor sign-in is on').waitFor();
+      const list = main.getByRole('list', { name: 'Recovery codes' });
+      await list.waitFor();
+      codes = await list.getByRole('listitem').allTextContents();
+      assert.equal(codes.length, 10);
+      const [download] = await Promise.all([page.waitForEvent('download'), main.getByRole('button', { name: 'Download codes' }).click()]);
+      assert.equal(download.suggestedFilename(), 'talent-suite-recovery-codes.txt');
+      const saved = await (await download.createReadStream()).toArray();
+      assert.ok(Buffer.concat(saved).toString().includes(codes[0]), 'the file holds the codes');
+      await main.getByRole('button', { name: 'I have saved my codes' }).click();
+      await main.getByRole('button', { name: 'Turn off two-factor' }).waitFor();
+      assert.equal(await main.getByText('Enabled', { exact: true }).count(), 1);
+      assert.deepEqual(await seriousA11yViolations(page), [], 'two-factor on');
+    });
+
+    await withPage(browser, app.baseURL, 'two-factor app code', async (page) => {
+      await signInThroughUi(page, user);
+      await toast(page, 'Enter the code from your authenticator app').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Two-factor sign-in' }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'code step');
+      await page.getByLabel('Authentication code').fill(totp(secret, 1) === '123456' ? '654321' : '123456');
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByText('Invalid code', { exact: true }).first().waitFor();
+      // The code the enrolment used is spent; the next step's code is within the window.
+      await page.getByLabel('Authentication code').fill(totp(secret, 1));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await expectSignedIn(page, 'Tara');
+    });
+
+    await withPage(browser, app.baseURL, 'two-factor recovery code', async (page) => {
+      await signInThroughUi(page, user);
+      await page.getByLabel('Authentication code').fill(codes[0]);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL(`${app.baseURL}/`);
+      await expectSignedIn(page, 'Tara');
+    });
+    const login = await api('/auth/login', { email: user.email, password: user.password });
+    const reused = await api('/auth/login/two-factor', { challenge: login.body.data.challenge, code: codes[0] });
+    assert.equal(reused.status, 400, 'a recovery code works once');
   });
 
   test('deleting the account from the security page needs the email typed, then signs out and goes home', async () => {

@@ -4,6 +4,14 @@ import type { SessionUser } from '@/lib/session';
 /** What login, OTP verification and the Google calls return in `data`. */
 export type SignedInData = { user: SessionUser; token: string };
 
+/** Two-factor sign-in is on: send a code with this challenge to /auth/login/two-factor. */
+export type TwoFactorData = { twoFactorRequired: true; challenge: string };
+
+/** The first step of a sign-in (password or Google): a session, or the two-factor challenge. */
+export type SignInStepData = SignedInData | TwoFactorData;
+
+export const needsTwoFactor = (data: SignInStepData): data is TwoFactorData => 'twoFactorRequired' in data && data.twoFactorRequired;
+
 export type AuthResult<T> = { message: string; data: T };
 
 /**

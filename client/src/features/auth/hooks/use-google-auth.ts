@@ -1,7 +1,9 @@
 import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
 import { accountToast } from '@/lib/account-toast';
-import { failureMessage } from '../api/auth-request';
+import { failureMessage, needsTwoFactor } from '../api/auth-request';
 import { googleLogin } from '../api/google-login';
 import { googleRegister } from '../api/google-register';
 import type { Role } from '../api/register';
@@ -16,6 +18,7 @@ type GoogleAuthOptions =
 export function useGoogleAuth(options: GoogleAuthOptions) {
   const { apiBaseUrl, platformUrls } = useConfig();
   const finishSignIn = useFinishSignIn();
+  const navigate = useNavigate();
   const [isPending, setPending] = useState(false);
 
   const run = useCallback(async () => {
@@ -32,14 +35,22 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
         options.intent === 'login'
           ? await googleLogin(apiBaseUrl, popup.idToken)
           : await googleRegister(apiBaseUrl, { idToken: popup.idToken, role: options.role });
+      const target = options.intent === 'login' ? options.target() : options.target(options.role);
+      if (needsTwoFactor(result.data)) {
+        // The account has two-factor on: the login screen's code step finishes the sign-in.
+        accountToast.info(result.message || 'Enter the code from your authenticator app');
+        const state = { twoFactor: { challenge: result.data.challenge, target } };
+        void navigate(`${paths.auth.login.getHref()}${window.location.search}`, { state });
+        return;
+      }
       const message = result.message || (options.intent === 'login' ? 'Logged in successfully' : 'Registered successfully');
-      finishSignIn(result.data, message, options.intent === 'login' ? options.target() : options.target(options.role));
+      finishSignIn(result.data, message, target);
     } catch (error) {
       accountToast.error(failureMessage(error, fallback));
     } finally {
       setPending(false);
     }
-  }, [apiBaseUrl, platformUrls.main, finishSignIn, options]);
+  }, [apiBaseUrl, platformUrls.main, finishSignIn, navigate, options]);
 
   return { start: run, isPending };
 }

@@ -127,4 +127,53 @@ describe('LoginPage', () => {
     window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-error', code: 'invalid_state' } }));
     expect(await screen.findByText('Google login failed')).toBeInTheDocument();
   });
+  it('asks for the two-factor code, then finishes the sign-in with it', async () => {
+    const api = mockApi({
+      '/auth/login': { status: 200, body: { success: true, message: 'Enter the code from your authenticator app', data: { twoFactorRequired: true, challenge: 'ch-1' } } },
+      '/auth/login/two-factor': [
+        { status: 400, body: { success: false, code: 'BAD_USER_INPUT', message: 'Invalid code' } },
+        { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 'jwt-2' } } },
+      ],
+    });
+    const { events, assign } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    const code = await screen.findByLabelText(/Authentication code/);
+    expect(await screen.findByText('Enter the code from your authenticator app')).toBeInTheDocument();
+    expect(window.localStorage.getItem('token')).toBeNull();
+
+    await events.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByText('Code is required')).toBeInTheDocument();
+    await events.type(code, '000000');
+    await events.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findAllByText('Invalid code')).not.toHaveLength(0);
+    expect(assign).not.toHaveBeenCalled();
+
+    await events.type(screen.getByLabelText(/Authentication code/), ' 123 456 ');
+    await events.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://main.example.test'));
+    expect(api.calls('/auth/login/two-factor')).toEqual([
+      { challenge: 'ch-1', code: '000000' },
+      { challenge: 'ch-1', code: '123 456' },
+    ]);
+    expect(window.localStorage.getItem('token')).toBe('jwt-2');
+  });
+
+  it('goes back to the password step when the challenge has expired', async () => {
+    mockApi({
+      '/auth/login': { status: 200, body: { success: true, message: 'Enter the code from your authenticator app', data: { twoFactorRequired: true, challenge: 'ch-1' } } },
+      '/auth/login/two-factor': { status: 410, body: { success: false, code: 'TOKEN_EXPIRED', message: 'This sign-in has expired. Please sign in again.' } },
+    });
+    const { events, assign } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    await events.type(await screen.findByLabelText(/Authentication code/), '123456');
+    await events.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('This sign-in has expired. Please sign in again.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(passwordInput().value).toBe('');
+    expect(assign).not.toHaveBeenCalled();
+  });
 });

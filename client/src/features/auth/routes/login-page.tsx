@@ -1,21 +1,23 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
-import { failureMessage, fieldErrorsOf } from '../api/auth-request';
+import { failureMessage, fieldErrorsOf, needsTwoFactor } from '../api/auth-request';
 import { login } from '../api/login';
 import { sendOtpEmail } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
 import { PasswordField } from '../components/password-field';
 import { SubmitButton } from '../components/submit-button';
+import { TwoFactorStep } from '../components/two-factor-step';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { useGoogleAuth } from '../hooks/use-google-auth';
 import { loginTarget } from '../utils/redirect-target';
+import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
 import type { VerifyOtpState } from '../utils/verify-otp-state';
 import { hasErrors, validateLogin, type LoginValues } from '../utils/validation';
 
@@ -25,6 +27,8 @@ export function LoginPage() {
   const { apiBaseUrl, platformUrls } = useConfig();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
+  const location = useLocation();
+  const twoFactor = readTwoFactorState(location.state);
   const finishSignIn = useFinishSignIn();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [remember, setRemember] = useState(false);
@@ -38,6 +42,21 @@ export function LoginPage() {
     clear(field);
   };
 
+  // The code step lives in the history entry's state: Back returns to the password step.
+  const askForCode = (state: TwoFactorState) => void navigate(`${location.pathname}${location.search}`, { state: { twoFactor: state } });
+  const restart = () => {
+    setValues((current) => ({ ...current, password: '' }));
+    void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  };
+
+  if (twoFactor) {
+    return (
+      <AuthLayout title="Two-factor sign-in" subtitle="One more step: confirm it is you with your authenticator app.">
+        <TwoFactorStep challenge={twoFactor.challenge} target={twoFactor.target} onRestart={restart} />
+      </AuthLayout>
+    );
+  }
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = validateLogin(values);
@@ -46,6 +65,11 @@ export function LoginPage() {
     setPending(true);
     try {
       const result = await login(apiBaseUrl, { email: values.email.trim(), password: values.password });
+      if (needsTwoFactor(result.data)) {
+        accountToast.info(result.message || 'Enter the code from your authenticator app');
+        askForCode({ challenge: result.data.challenge, target: target() });
+        return;
+      }
       finishSignIn(result.data, result.message || 'Logged in successfully', target());
     } catch (error) {
       const message = failureMessage(error, 'Login failed');

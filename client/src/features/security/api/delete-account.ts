@@ -1,12 +1,13 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 
-/** Who is signed in: the id to delete and the email the person must type to confirm. */
-export const ACCOUNT_QUERY: TypedDocumentNode<{ me: { id: string; email: string } }, Record<string, never>> = gql`
+/** Who is signed in: the id to delete, the email the person must type to confirm, and two-factor. */
+export const ACCOUNT_QUERY: TypedDocumentNode<{ me: { id: string; email: string; twoFactorEnabled: boolean } }, Record<string, never>> = gql`
   query SecurityAccount {
     me {
       id
       email
+      twoFactorEnabled
     }
   }
 `;

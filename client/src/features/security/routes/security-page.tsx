@@ -18,13 +18,14 @@ import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/se
 import { ChangePasswordForm } from '../components/change-password-form';
 import { DeleteAccountForm } from '../components/delete-account-form';
 import { SessionsList } from '../components/sessions-list';
+import { TwoFactorSection } from '../components/two-factor-section';
 import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordField, type ChangePasswordValues } from '../utils/change-password-form';
 
 /** `/security`: change the password and manage the signed-in devices (Apollo, lazily loaded). */
 export function SecurityPage() {
   const { apiBaseUrl } = useConfig();
   const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
-  usePageMeta('Security', 'Change your password and see or sign out the devices signed in to your account.');
+  usePageMeta('Security', 'Change your password, turn on two-factor sign-in, and see or sign out the devices signed in to your account.');
   return (
     <div className="bg-slate-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
@@ -65,6 +66,7 @@ function SecurityGate() {
   return (
     <div className="grid gap-6">
       <ChangePasswordSection />
+      <TwoFactorGate />
       <SessionsSection />
       <DeleteAccountSection />
     </div>
@@ -97,6 +99,12 @@ function ChangePasswordSection() {
       <ChangePasswordForm key={formKey} needsCurrent pending={loading} errors={errors} onEdit={edit} onSubmit={(values) => void submit(values)} />
     </SectionCard>
   );
+}
+
+function TwoFactorGate() {
+  const { data } = useAccount();
+  if (!data) return null;
+  return <TwoFactorSection email={data.me.email} enabled={data.me.twoFactorEnabled} />;
 }
 
 function SessionsSection() {

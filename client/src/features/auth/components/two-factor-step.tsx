@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import { TextField } from '@/components/text-field';
+import { accountToast } from '@/lib/account-toast';
+import { ApiError } from '@/lib/api-client';
+import { useConfig } from '@/lib/config-context';
+import { failureMessage } from '../api/auth-request';
+import { loginTwoFactor } from '../api/login';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
+import type { TwoFactorState } from '../utils/two-factor-state';
+import { SubmitButton } from './submit-button';
+
+type TwoFactorStepProps = TwoFactorState & {
+  /** Back to the password step (also after the challenge has died). */
+  onRestart: () => void;
+};
+
+/** The login screen's second step: a code from the authenticator app, or a recovery code. */
+export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepProps) {
+  const { apiBaseUrl } = useConfig();
+  const finishSignIn = useFinishSignIn();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [isPending, setPending] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = code.trim();
+    if (typed === '') {
+      setError('Code is required');
+      return;
+    }
+    setPending(true);
+    try {
+      const result = await loginTwoFactor(apiBaseUrl, { challenge, code: typed });
+      finishSignIn(result.data, result.message || 'Logged in successfully', target);
+    } catch (failure) {
+      const message = failureMessage(failure, 'Login failed');
+      accountToast.error(message);
+      // An expired, used or exhausted challenge cannot take another code: sign in again.
+      if (failure instanceof ApiError && (failure.status === 410 || failure.status === 429)) {
+        onRestart();
+        return;
+      }
+      setError(message);
+      setCode('');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Two-factor sign-in">
+      <p className="text-slate-700">Open your authenticator app and enter the 6-digit code for this account. Lost your phone? Enter one of your recovery codes instead.</p>
+      <TextField
+        label="Authentication code"
+        name="code"
+        inputMode="text"
+        autoComplete="one-time-code"
+        autoCapitalize="off"
+        spellCheck={false}
+        autoFocus
+        required
+        maxLength={32}
+        value={code}
+        error={error}
+        onChange={(event) => {
+          setCode(event.target.value);
+          setError(undefined);
+        }}
+      />
+      <SubmitButton pending={isPending}>{isPending ? 'Verifying...' : 'Verify'}</SubmitButton>
+      <button type="button" onClick={onRestart} className="w-full text-center text-sm font-semibold text-indigo-700 hover:underline">
+        Back to sign in
+      </button>
+    </form>
+  );
+}
