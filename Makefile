@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz test-client e2e schema bench
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -27,7 +27,7 @@ run: build-client
 run-release: build-client
 	cargo run --release -p api -- serve
 
-test: test-deps lint test-rust soak fuzz test-client e2e
+test: test-deps lint test-rust soak fuzz examples test-client e2e
 	@echo "make test: every suite passed"
 
 test-deps:
@@ -51,6 +51,11 @@ soak:
 fuzz:
 	cargo test --workspace --no-run -q
 	./scripts/fuzz.sh
+
+## docs/sso.md's Python example (Authlib) signs a person in against a real server.
+examples:
+	cargo test --workspace --no-run -q
+	./scripts/check-python-example.sh
 
 test-client:
 	npm --prefix client test

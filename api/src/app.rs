@@ -92,6 +92,12 @@ impl Application {
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx.clone())));
+        let backchannel = crate::oidc::backchannel::Worker::new(
+            self.state.db.clone(),
+            self.state.config.platforms.main.clone(),
+            self.state.backchannel_ready.clone(),
+        )?;
+        let backchannel = tokio::spawn(backchannel.run(stop_rx.clone()));
         let janitor = tokio::spawn(janitor::run(self.state.db.clone(), stop_rx));
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
@@ -133,6 +139,7 @@ impl Application {
                 let _ = worker.await;
             }
             let _ = janitor.await;
+            let _ = backchannel.await;
         };
         if tokio::time::timeout(DRAIN_LIMIT, background).await.is_err() {
             tracing::warn!("the mail worker did not stop within {DRAIN_LIMIT:?}");

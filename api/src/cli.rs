@@ -54,6 +54,50 @@ pub enum Command {
         #[arg(long)]
         name: String,
     },
+    /// Register and manage the applications that sign people in through Talent Suite
+    /// (OpenID Connect clients). Needs only the database settings.
+    #[command(subcommand)]
+    OauthClient(OauthClientCommand),
+    /// Manage the OpenID Provider's signing keys. Needs only the database settings.
+    #[command(subcommand)]
+    SigningKey(SigningKeyCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OauthClientCommand {
+    /// Register a client; prints `client_id: …` and, once, `client_secret: …`.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// An exact redirect URI; repeat for more.
+        #[arg(long = "redirect-uri", required = true)]
+        redirect_uris: Vec<String>,
+        /// Where RP-initiated logout may return; repeat for more.
+        #[arg(long = "post-logout-redirect-uri")]
+        post_logout_redirect_uris: Vec<String>,
+        /// Receives OpenID Back-Channel Logout tokens.
+        #[arg(long)]
+        backchannel_logout_uri: Option<String>,
+        /// No secret: the client proves itself with PKCE alone (single-page and mobile apps).
+        #[arg(long)]
+        public: bool,
+        /// One of the three platforms: no consent screen.
+        #[arg(long)]
+        first_party: bool,
+    },
+    /// List the registered clients.
+    List,
+    /// Give a confidential client a new secret (printed once; the old one stops working).
+    RotateSecret { client_id: String },
+    /// Delete a client with its tokens and consents.
+    Delete { client_id: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SigningKeyCommand {
+    /// Retire the current signing keys and make new ones; the old keys stay published until
+    /// the tokens they signed expire.
+    Rotate,
 }
 
 /// Runs the command; the process exits non-zero with the message on error.
@@ -82,7 +126,101 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let config = read_config()?;
             create_admin(&config, &email, &name).await
         }
+        Command::OauthClient(command) => {
+            let db = database_only(env_file.as_deref()).await?;
+            oauth_client(&db, command).await
+        }
+        Command::SigningKey(SigningKeyCommand::Rotate) => {
+            let db = database_only(env_file.as_deref()).await?;
+            let kids = crate::oidc::keys::rotate(&db)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!("New signing keys: {}", kids.join(", "));
+            println!("The previous keys stay published until the tokens they signed have expired.");
+            Ok(())
+        }
     }
+}
+
+/// The database of `DATABASE_URL` (after the env file, as for serving), migrated: the
+/// commands that only touch data need no other setting.
+async fn database_only(env_file: Option<&std::path::Path>) -> anyhow::Result<sea_orm::DatabaseConnection> {
+    match env_file {
+        Some(path) => {
+            dotenvy::from_path(path).with_context(|| format!("could not read {}", path.display()))?;
+        }
+        None => {
+            let path = std::path::Path::new(".env");
+            let local = match std::env::var("APP_ENV") {
+                Ok(env) => env.trim() == "local",
+                Err(_) => file_says_local(path),
+            };
+            if local && path.exists() {
+                dotenvy::from_path(path).with_context(|| format!("could not read {}", path.display()))?;
+            }
+        }
+    }
+    let url =
+        std::env::var("DATABASE_URL").unwrap_or_else(|_| crate::config::DEFAULT_DATABASE_URL.to_owned());
+    let db = db::connect(&url).await?;
+    db::migrate(&db).await?;
+    Ok(db)
+}
+
+async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientCommand) -> anyhow::Result<()> {
+    use crate::oidc::clients;
+    let fail = |e: crate::error::Error| anyhow::anyhow!("{e}");
+    match command {
+        OauthClientCommand::Create {
+            name,
+            redirect_uris,
+            post_logout_redirect_uris,
+            backchannel_logout_uri,
+            public,
+            first_party,
+        } => {
+            let new = clients::NewClient {
+                name,
+                redirect_uris,
+                post_logout_redirect_uris,
+                backchannel_logout_uri,
+                public,
+                first_party,
+            };
+            let (client, secret) = clients::create(db, new).await.map_err(fail)?;
+            println!("client_id: {}", client.client_id);
+            if let Some(secret) = secret {
+                println!("client_secret: {secret}");
+                eprintln!("Keep the secret now: it is stored hashed and cannot be shown again.");
+            }
+        }
+        OauthClientCommand::List => {
+            for client in clients::list(db).await.map_err(fail)? {
+                let kind = match (client.public, client.first_party) {
+                    (true, true) => "public, first-party",
+                    (true, false) => "public",
+                    (false, true) => "confidential, first-party",
+                    (false, false) => "confidential",
+                };
+                println!(
+                    "{}\t{}\t{kind}\t{}",
+                    client.client_id,
+                    client.name,
+                    client.redirect_uris.join(" ")
+                );
+            }
+        }
+        OauthClientCommand::RotateSecret { client_id } => {
+            let secret = clients::rotate_secret(db, &client_id).await.map_err(fail)?;
+            println!("client_id: {client_id}");
+            println!("client_secret: {secret}");
+        }
+        OauthClientCommand::Delete { client_id } => {
+            clients::delete(db, &client_id).await.map_err(fail)?;
+            println!("Deleted {client_id}.");
+        }
+    }
+    Ok(())
 }
 
 /// Reads the env file (values already in the environment win), then validates.

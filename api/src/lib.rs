@@ -31,6 +31,8 @@ pub mod janitor;
 pub mod mail;
 /// The news feed.
 pub mod news;
+/// Talent Suite as an OpenID Provider for the platforms and partner applications.
+pub mod oidc;
 /// Limits shared by every instance through the database.
 pub mod rate_limit;
 /// The REST adapter over the GraphQL schema.

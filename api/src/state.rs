@@ -19,6 +19,8 @@ pub struct AppState {
     pub google: Arc<Google>,
     /// Wakes the mail worker when a request has committed a mail to the outbox.
     pub mail_ready: Arc<Notify>,
+    /// Wakes the back-channel logout worker when a session with client tokens has ended.
+    pub backchannel_ready: Arc<Notify>,
     /// The anonymous feed, rendered, for a second.
     pub public_feed: Arc<PublicFeedCache>,
 }
@@ -34,6 +36,7 @@ impl AppState {
             keys: Arc::new(keys),
             google,
             mail_ready: Arc::new(Notify::new()),
+            backchannel_ready: Arc::new(Notify::new()),
             public_feed: Arc::default(),
         }
     }

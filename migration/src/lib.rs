@@ -6,6 +6,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261122_000001_initial;
 mod m20261124_000002_security;
 mod m20261125_000003_two_factor;
+mod m20261125_000004_openid_provider;
 
 pub struct Migrator;
 
@@ -16,6 +17,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_initial::Migration),
             Box::new(m20261124_000002_security::Migration),
             Box::new(m20261125_000003_two_factor::Migration),
+            Box::new(m20261125_000004_openid_provider::Migration),
         ]
     }
 }

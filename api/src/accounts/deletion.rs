@@ -26,7 +26,10 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &Client
     if viewer.user.id != id && !viewer.is_admin() {
         return Err(Error::Forbidden(NOT_YOURS.to_owned()));
     }
+    crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::user_sessions(id, None))
+        .await?;
     let deleted = users::Entity::delete_by_id(id).exec(&state.db).await?;
+    state.backchannel_ready.notify_one();
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }

@@ -127,7 +127,10 @@ pub async fn end(state: &AppState, token: Option<&str>) -> Result<Option<Uuid>> 
     let Ok(session_id) = Uuid::parse_str(&claims.sid) else {
         return Ok(None);
     };
+    crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::session(session_id))
+        .await?;
     let ended = sessions::Entity::delete_by_id(session_id).exec(&state.db).await?;
+    state.backchannel_ready.notify_one();
     Ok((ended.rows_affected > 0)
         .then(|| Uuid::parse_str(&claims.sub).ok())
         .flatten())
@@ -138,6 +141,9 @@ pub async fn end(state: &AppState, token: Option<&str>) -> Result<Option<Uuid>> 
 /// # Errors
 /// On a database failure.
 pub async fn end_all(db: &impl ConnectionTrait, user_id: Uuid, keep: Option<Uuid>) -> Result<u64> {
+    // The clients signed in through these sessions hear of it (back-channel logout).
+    crate::oidc::backchannel::sessions_ending(db, crate::oidc::backchannel::user_sessions(user_id, keep))
+        .await?;
     let mut condition = Condition::all().add(sessions::Column::UserId.eq(user_id));
     if let Some(keep) = keep {
         condition = condition.add(sessions::Column::Id.ne(keep));
@@ -239,6 +245,10 @@ pub const SESSION_NOT_FOUND: &str = "Session not found";
 pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
     let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    let owned =
+        crate::oidc::backchannel::session(id).add(entity::oauth_tokens::Column::UserId.eq(viewer.user.id));
+    crate::oidc::backchannel::sessions_ending(&state.db, owned).await?;
+    state.backchannel_ready.notify_one();
     let ended = sessions::Entity::delete_many()
         .filter(sessions::Column::Id.eq(id))
         .filter(sessions::Column::UserId.eq(viewer.user.id))

@@ -8,6 +8,7 @@ pub mod health;
 pub mod ip_limit;
 pub mod mailbox;
 pub mod middleware;
+pub mod oidc;
 pub mod site;
 
 use axum::{Extension, Router, extract::DefaultBodyLimit, middleware::from_fn_with_state, routing::get};
@@ -39,7 +40,8 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
         .route("/robots.txt", get(site::robots))
-        .route("/sitemap.xml", get(site::sitemap));
+        .route("/sitemap.xml", get(site::sitemap))
+        .merge(oidc::router());
     app = app.route(
         "/metrics",
         middleware::metrics_route(&state.config).unwrap_or_else(|| get(middleware::api_not_found)),

@@ -304,6 +304,19 @@ impl Builder {
         self
     }
 
+    /// Serves on a port chosen now, with `MAIN_PLATFORM_URL` set to its own address, so the
+    /// server is the issuer its OpenID clients discover.
+    pub fn own_origin(mut self) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        self.vars.insert("BIND_ADDR", format!("127.0.0.1:{port}"));
+        self.vars
+            .insert("MAIN_PLATFORM_URL", format!("http://127.0.0.1:{port}"));
+        self
+    }
+
     /// Points the mail worker at this port, whether or not anything listens there yet.
     pub fn smtp_port(mut self, port: u16) -> Self {
         self.smtp_port = Some(port);

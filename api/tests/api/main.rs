@@ -23,4 +23,5 @@ mod news;
 mod proxy;
 mod security;
 mod soak;
+mod sso;
 mod two_factor;

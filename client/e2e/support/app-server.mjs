@@ -140,7 +140,8 @@ export async function startApp({ env = {} } = {}) {
     await stop();
     throw error;
   }
-  /** Runs the server binary's CLI against this app's database (e.g. `create-admin`). */
-  const cli = (args, extraEnv = {}) => execFileSync(binary, args, { cwd: repoRoot, env: { ...serverEnv, ...extraEnv }, stdio: 'ignore' });
+  /** Runs the server binary's CLI against this app's database (e.g. `create-admin`); returns its output. */
+  const cli = (args, extraEnv = {}) =>
+    execFileSync(binary, args, { cwd: repoRoot, env: { ...serverEnv, ...extraEnv }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   return { baseURL, mode, platformUrls: platformUrls(baseURL), stop, output, cli };
 }

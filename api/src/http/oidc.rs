@@ -1,0 +1,294 @@
+//! The OpenID Provider's routes, at the site's root (the issuer is `MAIN_PLATFORM_URL`).
+
+use axum::{
+    Form, Json, Router,
+    extract::{Query, State, rejection::FormRejection},
+    http::{HeaderMap, HeaderValue, Method, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use openidconnect::{
+    AuthUrl, IssuerUrl, JsonWebKeySetUrl, ProviderMetadata, ResponseTypes, Scope, TokenUrl, UserInfoUrl,
+    core::{
+        CoreAuthDisplay, CoreClaimName, CoreClaimType, CoreClientAuthMethod, CoreGrantType, CoreJsonWebKey,
+        CoreJweContentEncryptionAlgorithm, CoreJweKeyManagementAlgorithm, CoreJwsSigningAlgorithm,
+        CoreResponseMode, CoreResponseType, CoreSubjectIdentifierType,
+    },
+};
+use serde::Deserialize;
+use tower_http::cors::{Any, CorsLayer};
+
+use crate::{
+    client::Caller,
+    oidc::{
+        OAuthError, ProviderExtras, SCOPES,
+        authorize::{self, AuthorizeQuery, ConsentForm, LogoutQuery},
+        clients, keys,
+        token::{self, TokenForm},
+    },
+    state::AppState,
+};
+
+type Metadata = ProviderMetadata<
+    ProviderExtras,
+    CoreAuthDisplay,
+    CoreClientAuthMethod,
+    CoreClaimName,
+    CoreClaimType,
+    CoreGrantType,
+    CoreJweContentEncryptionAlgorithm,
+    CoreJweKeyManagementAlgorithm,
+    CoreJsonWebKey,
+    CoreResponseMode,
+    CoreResponseType,
+    CoreSubjectIdentifierType,
+>;
+
+pub fn router() -> Router<AppState> {
+    // Machine-to-machine endpoints answer any origin (a public client in a browser calls
+    // them); none of them reads the session cookie.
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]);
+    let open = Router::new()
+        .route("/.well-known/openid-configuration", get(discovery))
+        .route("/oauth2/jwks", get(jwks))
+        .route("/oauth2/token", post(token_endpoint))
+        .route("/oauth2/userinfo", get(userinfo_get).post(userinfo_post))
+        .route("/oauth2/revoke", post(revoke))
+        .layer(cors);
+    Router::new()
+        .route("/oauth2/authorize", get(authorize_endpoint))
+        .route("/oauth2/authorize/consent", post(consent))
+        .route("/oauth2/logout", get(logout))
+        .merge(open)
+}
+
+fn url(state: &AppState, path: &str) -> String {
+    format!("{}{path}", state.config.platforms.main.trim_end_matches('/'))
+}
+
+fn no_store(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+    response
+}
+
+async fn discovery(State(state): State<AppState>) -> Response {
+    let metadata = (|| -> Result<Metadata, String> {
+        let err = |e: openidconnect::url::ParseError| e.to_string();
+        Ok(Metadata::new(
+            IssuerUrl::new(state.config.platforms.main.clone()).map_err(err)?,
+            AuthUrl::new(url(&state, "/oauth2/authorize")).map_err(err)?,
+            JsonWebKeySetUrl::new(url(&state, "/oauth2/jwks")).map_err(err)?,
+            vec![ResponseTypes::new(vec![CoreResponseType::Code])],
+            vec![CoreSubjectIdentifierType::Public],
+            vec![
+                CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
+                CoreJwsSigningAlgorithm::EdDsa,
+            ],
+            ProviderExtras {
+                code_challenge_methods_supported: vec!["S256".to_owned()],
+                end_session_endpoint: url(&state, "/oauth2/logout"),
+                revocation_endpoint: url(&state, "/oauth2/revoke"),
+                revocation_endpoint_auth_methods_supported: vec![
+                    "client_secret_basic".to_owned(),
+                    "client_secret_post".to_owned(),
+                    "none".to_owned(),
+                ],
+                backchannel_logout_supported: true,
+                backchannel_logout_session_supported: true,
+                authorization_response_iss_parameter_supported: true,
+            },
+        )
+        .set_token_endpoint(Some(TokenUrl::new(url(&state, "/oauth2/token")).map_err(err)?))
+        .set_userinfo_endpoint(Some(
+            UserInfoUrl::new(url(&state, "/oauth2/userinfo")).map_err(err)?,
+        ))
+        .set_scopes_supported(Some(SCOPES.iter().map(|s| Scope::new((*s).to_owned())).collect()))
+        .set_grant_types_supported(Some(vec![
+            CoreGrantType::AuthorizationCode,
+            CoreGrantType::RefreshToken,
+        ]))
+        .set_response_modes_supported(Some(vec![CoreResponseMode::Query]))
+        .set_token_endpoint_auth_methods_supported(Some(vec![
+            CoreClientAuthMethod::ClientSecretBasic,
+            CoreClientAuthMethod::ClientSecretPost,
+            CoreClientAuthMethod::None,
+        ]))
+        .set_claims_supported(Some(
+            [
+                "sub",
+                "iss",
+                "aud",
+                "exp",
+                "iat",
+                "auth_time",
+                "nonce",
+                "email",
+                "email_verified",
+                "name",
+                "talent_role",
+                "sid",
+            ]
+            .iter()
+            .map(|c| CoreClaimName::new((*c).to_owned()))
+            .collect(),
+        )))
+    })();
+    match metadata {
+        Ok(metadata) => {
+            let mut response = Json(metadata).into_response();
+            response.headers_mut().insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=300"),
+            );
+            response
+        }
+        Err(why) => {
+            tracing::error!(error = %why, "discovery document could not be built");
+            OAuthError::server_error().into_response()
+        }
+    }
+}
+
+async fn jwks(State(state): State<AppState>) -> Response {
+    match keys::published(&state.db).await {
+        Ok(set) => {
+            let mut response = Json(set).into_response();
+            response.headers_mut().insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=300"),
+            );
+            response
+        }
+        Err(err) => OAuthError::from(err).into_response(),
+    }
+}
+
+async fn authorize_endpoint(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: Result<Query<AuthorizeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    authorize::authorize(&state, &caller, query).await
+}
+
+async fn consent(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    form: Result<Form<ConsentForm>, FormRejection>,
+) -> Response {
+    match form {
+        Ok(Form(form)) => authorize::consent(&state, &caller, &headers, form).await,
+        Err(_) => OAuthError::invalid_request("The consent form is malformed").into_response(),
+    }
+}
+
+async fn token_endpoint(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<TokenForm>, FormRejection>,
+) -> Response {
+    let Ok(Form(form)) = form else {
+        return OAuthError::invalid_request("The body must be application/x-www-form-urlencoded")
+            .into_response();
+    };
+    let client = match clients::authenticate(
+        &state.db,
+        &headers,
+        form.client_id.as_deref(),
+        form.client_secret.as_deref(),
+    )
+    .await
+    {
+        Ok(client) => client,
+        Err(err) => return err.into_response(),
+    };
+    match token::exchange(&state, &client, form).await {
+        Ok(tokens) => no_store(Json(tokens).into_response()),
+        Err(err) => err.into_response(),
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .map(|t| t.trim().to_owned())
+}
+
+async fn answer_userinfo(state: &AppState, access: Option<String>) -> Response {
+    match token::userinfo(state, access.as_deref()).await {
+        Ok(claims) => no_store(Json(claims).into_response()),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn userinfo_get(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    answer_userinfo(&state, bearer(&headers)).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct UserinfoForm {
+    access_token: Option<String>,
+}
+
+async fn userinfo_post(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<UserinfoForm>, FormRejection>,
+) -> Response {
+    let from_body = form.ok().and_then(|Form(f)| f.access_token);
+    answer_userinfo(&state, bearer(&headers).or(from_body)).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct RevokeForm {
+    token: Option<String>,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+}
+
+async fn revoke(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<RevokeForm>, FormRejection>,
+) -> Response {
+    let Ok(Form(form)) = form else {
+        return OAuthError::invalid_request("The body must be application/x-www-form-urlencoded")
+            .into_response();
+    };
+    let client = match clients::authenticate(
+        &state.db,
+        &headers,
+        form.client_id.as_deref(),
+        form.client_secret.as_deref(),
+    )
+    .await
+    {
+        Ok(client) => client,
+        Err(err) => return err.into_response(),
+    };
+    let Some(token) = form.token.filter(|t| !t.is_empty() && t.len() < 256) else {
+        return OAuthError::invalid_request("token is required").into_response();
+    };
+    match token::revoke(&state, &client, &token).await {
+        Ok(()) => no_store(axum::http::StatusCode::OK.into_response()),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: Result<Query<LogoutQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let query = query.map(|Query(q)| q).unwrap_or_default();
+    authorize::logout(&state, &caller, query).await
+}

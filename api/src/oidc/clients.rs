@@ -1,0 +1,231 @@
+//! Registered clients: created by an operator (`api oauth-client create`) or an admin
+//! (GraphQL), each with its exact redirect URIs. A confidential client's secret is shown once
+//! and stored as its SHA-256 (it is 256 random bits); a public client proves itself with PKCE.
+
+use axum::http::{HeaderMap, header};
+use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::URL_SAFE_NO_PAD};
+use chrono::Utc;
+use entity::oauth_clients;
+use rand::{RngCore, rngs::OsRng};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, QueryOrder, Set};
+use url::Url;
+
+use super::OAuthError;
+use crate::{
+    accounts::tokens,
+    error::{Error, Result},
+};
+
+/// What an operator registers.
+#[derive(Debug, Clone, Default)]
+pub struct NewClient {
+    pub name: String,
+    pub redirect_uris: Vec<String>,
+    pub post_logout_redirect_uris: Vec<String>,
+    pub backchannel_logout_uri: Option<String>,
+    pub public: bool,
+    pub first_party: bool,
+}
+
+/// A client as the provider uses it.
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub client_id: String,
+    pub name: String,
+    pub public: bool,
+    pub first_party: bool,
+    pub redirect_uris: Vec<String>,
+    pub post_logout_redirect_uris: Vec<String>,
+    pub backchannel_logout_uri: Option<String>,
+    secret_hash: Option<String>,
+}
+
+impl From<oauth_clients::Model> for Client {
+    fn from(row: oauth_clients::Model) -> Self {
+        let list = |json: &str| serde_json::from_str::<Vec<String>>(json).unwrap_or_default();
+        Self {
+            public: row.secret_hash.is_none(),
+            redirect_uris: list(&row.redirect_uris),
+            post_logout_redirect_uris: list(&row.post_logout_redirect_uris),
+            client_id: row.client_id,
+            name: row.name,
+            first_party: row.first_party,
+            backchannel_logout_uri: row.backchannel_logout_uri,
+            secret_hash: row.secret_hash,
+        }
+    }
+}
+
+fn random(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    OsRng.fill_bytes(&mut buf);
+    URL_SAFE_NO_PAD.encode(buf)
+}
+
+/// An absolute http(s) URI without a fragment; plain http only for this machine.
+fn checked_uri(what: &str, uri: &str) -> Result<String> {
+    let bad = |why: &str| Error::BadRequest(format!("{what} {uri:?} {why}"));
+    let parsed = Url::parse(uri).map_err(|_| bad("is not an absolute URL"))?;
+    if parsed.fragment().is_some() {
+        return Err(bad("must not have a fragment"));
+    }
+    let loopback = matches!(parsed.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"));
+    match parsed.scheme() {
+        "https" => Ok(uri.to_owned()),
+        "http" if loopback => Ok(uri.to_owned()),
+        _ => Err(bad("must use https (http only for localhost)")),
+    }
+}
+
+/// Registers a client; returns it and, for a confidential client, its secret (shown once).
+///
+/// # Errors
+/// 400 for a missing name, no redirect URI or a URI that is not allowed.
+pub async fn create(db: &impl ConnectionTrait, new: NewClient) -> Result<(Client, Option<String>)> {
+    let name = new.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(Error::BadRequest(
+            "A client needs a name of 1 to 100 characters".to_owned(),
+        ));
+    }
+    if new.redirect_uris.is_empty() {
+        return Err(Error::BadRequest(
+            "A client needs at least one redirect URI".to_owned(),
+        ));
+    }
+    let redirects = new
+        .redirect_uris
+        .iter()
+        .map(|u| checked_uri("Redirect URI", u))
+        .collect::<Result<Vec<_>>>()?;
+    let post_logout = new
+        .post_logout_redirect_uris
+        .iter()
+        .map(|u| checked_uri("Post-logout redirect URI", u))
+        .collect::<Result<Vec<_>>>()?;
+    let backchannel = new
+        .backchannel_logout_uri
+        .as_deref()
+        .map(|u| checked_uri("Back-channel logout URI", u))
+        .transpose()?;
+    let secret = (!new.public).then(|| random(32));
+    let row = oauth_clients::ActiveModel {
+        client_id: Set(random(16)),
+        name: Set(name),
+        secret_hash: Set(secret.as_deref().map(tokens::sha256_hex)),
+        redirect_uris: Set(serde_json::to_string(&redirects).map_err(Error::internal)?),
+        post_logout_redirect_uris: Set(serde_json::to_string(&post_logout).map_err(Error::internal)?),
+        backchannel_logout_uri: Set(backchannel),
+        first_party: Set(new.first_party),
+        created_at: Set(Utc::now()),
+    }
+    .insert(db)
+    .await?;
+    Ok((row.into(), secret))
+}
+
+/// Every client, oldest first.
+///
+/// # Errors
+/// On a database failure.
+pub async fn list(db: &impl ConnectionTrait) -> Result<Vec<Client>> {
+    Ok(oauth_clients::Entity::find()
+        .order_by_asc(oauth_clients::Column::CreatedAt)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(Client::from)
+        .collect())
+}
+
+/// The client with this id.
+///
+/// # Errors
+/// On a database failure.
+pub async fn find(db: &impl ConnectionTrait, client_id: &str) -> Result<Option<Client>> {
+    if client_id.is_empty() || client_id.len() > 64 {
+        return Ok(None);
+    }
+    Ok(oauth_clients::Entity::find_by_id(client_id.to_owned())
+        .one(db)
+        .await?
+        .map(Client::from))
+}
+
+/// Gives a confidential client a new secret (the old one stops working); returns it once.
+///
+/// # Errors
+/// 404 for an unknown client; 400 for a public one.
+pub async fn rotate_secret(db: &impl ConnectionTrait, client_id: &str) -> Result<String> {
+    let row = oauth_clients::Entity::find_by_id(client_id.to_owned())
+        .one(db)
+        .await?
+        .ok_or_else(|| Error::NotFound("No client with this id".to_owned()))?;
+    if row.secret_hash.is_none() {
+        return Err(Error::BadRequest("A public client has no secret".to_owned()));
+    }
+    let secret = random(32);
+    let mut row: oauth_clients::ActiveModel = row.into();
+    row.secret_hash = Set(Some(tokens::sha256_hex(&secret)));
+    row.update(db).await?;
+    Ok(secret)
+}
+
+/// Deletes a client with its codes, tokens and consents.
+///
+/// # Errors
+/// 404 for an unknown client.
+pub async fn delete(db: &impl ConnectionTrait, client_id: &str) -> Result<()> {
+    let gone = oauth_clients::Entity::delete_by_id(client_id.to_owned())
+        .exec(db)
+        .await?;
+    if gone.rows_affected == 0 {
+        return Err(Error::NotFound("No client with this id".to_owned()));
+    }
+    Ok(())
+}
+
+/// `client_id:client_secret` from `Authorization: Basic`, form-decoded as RFC 6749 asks.
+fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let encoded = value
+        .strip_prefix("Basic ")
+        .or_else(|| value.strip_prefix("basic "))?;
+    let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
+    let (id, secret) = decoded.split_once(':')?;
+    let unescape = |s: &str| {
+        url::form_urlencoded::parse(format!("v={s}").as_bytes())
+            .next()
+            .map(|(_, v)| v.into_owned())
+    };
+    Some((unescape(id)?, unescape(secret)?))
+}
+
+/// Authenticates the client of a token or revocation request: `client_secret_basic`,
+/// `client_secret_post`, or a public client by its id alone (PKCE proves the rest).
+///
+/// # Errors
+/// `invalid_client` (401) for anything else.
+pub async fn authenticate(
+    db: &impl ConnectionTrait,
+    headers: &HeaderMap,
+    form_id: Option<&str>,
+    form_secret: Option<&str>,
+) -> std::result::Result<Client, OAuthError> {
+    let (client_id, secret) = match basic_credentials(headers) {
+        Some((id, secret)) => (id, Some(secret)),
+        None if headers.contains_key(header::AUTHORIZATION) => return Err(OAuthError::invalid_client()),
+        None => (
+            form_id.unwrap_or_default().to_owned(),
+            form_secret.map(str::to_owned),
+        ),
+    };
+    let client = find(db, &client_id)
+        .await?
+        .ok_or_else(OAuthError::invalid_client)?;
+    match (&client.secret_hash, secret) {
+        (None, None) => Ok(client),
+        (Some(hash), Some(secret)) if tokens::same(hash, &tokens::sha256_hex(&secret)) => Ok(client),
+        _ => Err(OAuthError::invalid_client()),
+    }
+}

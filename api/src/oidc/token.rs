@@ -1,0 +1,418 @@
+//! The token endpoint (authorization code with PKCE, refresh with rotation), userinfo and
+//! revocation.
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use chrono::{DateTime, Utc};
+use entity::{oauth_codes, oauth_tokens, users};
+use openidconnect::{
+    AccessToken, Audience, AuthorizationCode, EndUserEmail, EndUserName, IdToken, IdTokenClaims, IssuerUrl,
+    LocalizedClaim, Nonce, StandardClaims, SubjectIdentifier, UserInfoClaims,
+    core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
+};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::{
+    ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims,
+    clients::Client,
+    keys::{self, SigningKey},
+};
+use crate::{accounts::tokens, state::AppState};
+
+type TalentIdToken =
+    IdToken<TalentClaims, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
+
+/// The form of `POST /oauth2/token`.
+#[derive(Debug, Default, Deserialize)]
+pub struct TokenForm {
+    pub grant_type: Option<String>,
+    pub code: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub code_verifier: Option<String>,
+    pub refresh_token: Option<String>,
+    pub scope: Option<String>,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+}
+
+/// RFC 6749 section 5.1's answer, with the ID token.
+#[derive(Debug, Serialize)]
+pub struct TokenResponse {
+    pub access_token: String,
+    pub token_type: &'static str,
+    pub expires_in: i64,
+    pub refresh_token: String,
+    pub id_token: String,
+    pub scope: String,
+}
+
+/// What a grant carries from the approval to every token issued under it.
+struct Grant {
+    grant_id: Uuid,
+    user_id: Uuid,
+    session_id: Uuid,
+    scope: String,
+    auth_time: DateTime<Utc>,
+    nonce: Option<String>,
+}
+
+/// The S256 PKCE check: BASE64URL(SHA-256(verifier)) equals the challenge.
+fn pkce_matches(verifier: &str, challenge: &str) -> bool {
+    let well_formed = (43..=128).contains(&verifier.len())
+        && verifier
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+    well_formed
+        && tokens::same(
+            &URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())),
+            challenge,
+        )
+}
+
+/// Revokes every token issued under a grant (a replayed code or refresh token).
+async fn revoke_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), OAuthError> {
+    oauth_tokens::Entity::delete_many()
+        .filter(oauth_tokens::Column::GrantId.eq(grant_id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Exchanges a code or a refresh token.
+///
+/// # Errors
+/// The OAuth errors of RFC 6749 section 5.2.
+pub async fn exchange(
+    state: &AppState,
+    client: &Client,
+    form: TokenForm,
+) -> Result<TokenResponse, OAuthError> {
+    match form.grant_type.as_deref() {
+        Some("authorization_code") => by_code(state, client, form).await,
+        Some("refresh_token") => by_refresh(state, client, form).await,
+        Some(_) => Err(OAuthError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            "Only authorization_code and refresh_token are supported",
+        )),
+        None => Err(OAuthError::invalid_request("grant_type is required")),
+    }
+}
+
+async fn by_code(state: &AppState, client: &Client, form: TokenForm) -> Result<TokenResponse, OAuthError> {
+    let code = form
+        .code
+        .filter(|c| !c.is_empty() && c.len() < 256)
+        .ok_or_else(|| OAuthError::invalid_request("code is required"))?;
+    let hash = tokens::sha256_hex(&code);
+    let invalid = || OAuthError::invalid_grant("The authorization code is invalid, expired or already used");
+    let row = oauth_codes::Entity::find_by_id(hash.clone())
+        .one(&state.db)
+        .await?
+        .ok_or_else(invalid)?;
+    // Single use: the first exchange claims it; a second one revokes what the first got.
+    let claimed = oauth_codes::Entity::update_many()
+        .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
+        .filter(oauth_codes::Column::CodeHash.eq(hash))
+        .filter(oauth_codes::Column::UsedAt.is_null())
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        tracing::warn!(client_id = %row.client_id, "an authorization code was presented twice");
+        revoke_grant(&state.db, row.grant_id).await?;
+        return Err(invalid());
+    }
+    if row.client_id != client.client_id || row.expires_at <= Utc::now() {
+        return Err(invalid());
+    }
+    if form.redirect_uri.as_deref() != Some(row.redirect_uri.as_str()) {
+        return Err(OAuthError::invalid_grant(
+            "redirect_uri does not match the authorization request",
+        ));
+    }
+    let verifier = form.code_verifier.unwrap_or_default();
+    if !pkce_matches(&verifier, &row.code_challenge) {
+        return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
+    }
+    let grant = Grant {
+        grant_id: row.grant_id,
+        user_id: row.user_id,
+        session_id: row.session_id,
+        scope: row.scope,
+        auth_time: row.auth_time,
+        nonce: row.nonce,
+    };
+    issue(state, client, &grant, Some(&code)).await
+}
+
+async fn by_refresh(state: &AppState, client: &Client, form: TokenForm) -> Result<TokenResponse, OAuthError> {
+    let presented = form
+        .refresh_token
+        .filter(|t| !t.is_empty() && t.len() < 256)
+        .ok_or_else(|| OAuthError::invalid_request("refresh_token is required"))?;
+    let hash = tokens::sha256_hex(&presented);
+    let invalid = || OAuthError::invalid_grant("The refresh token is invalid, expired or revoked");
+    let row = oauth_tokens::Entity::find_by_id(hash.clone())
+        .filter(oauth_tokens::Column::Kind.eq("refresh"))
+        .one(&state.db)
+        .await?
+        .ok_or_else(invalid)?;
+    if row.client_id != client.client_id {
+        return Err(invalid());
+    }
+    // Rotation: each refresh token works once; a second use means it was stolen (or the
+    // client is broken), and the whole grant is revoked.
+    let claimed = oauth_tokens::Entity::update_many()
+        .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
+        .filter(oauth_tokens::Column::TokenHash.eq(hash))
+        .filter(oauth_tokens::Column::UsedAt.is_null())
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        tracing::warn!(client_id = %row.client_id, "a rotated refresh token was presented again; grant revoked");
+        revoke_grant(&state.db, row.grant_id).await?;
+        return Err(invalid());
+    }
+    if row.expires_at <= Utc::now() {
+        return Err(invalid());
+    }
+    // A narrower scope may be asked for; never a wider one.
+    let scope = match form.scope.as_deref() {
+        Some(asked) => {
+            let held: Vec<&str> = row.scope.split(' ').collect();
+            if asked.split_whitespace().any(|s| !held.contains(&s)) {
+                return Err(OAuthError::new(
+                    axum::http::StatusCode::BAD_REQUEST,
+                    "invalid_scope",
+                    "The scope exceeds the original grant",
+                ));
+            }
+            asked.split_whitespace().collect::<Vec<_>>().join(" ")
+        }
+        None => row.scope.clone(),
+    };
+    let grant = Grant {
+        grant_id: row.grant_id,
+        user_id: row.user_id,
+        session_id: row.session_id,
+        scope,
+        auth_time: row.auth_time,
+        nonce: None,
+    };
+    issue(state, client, &grant, None).await
+}
+
+fn new_token() -> String {
+    tokens::random_token()
+}
+
+async fn store(
+    state: &AppState,
+    client: &Client,
+    grant: &Grant,
+    kind: &str,
+    token: &str,
+    expires_at: DateTime<Utc>,
+) -> Result<(), OAuthError> {
+    oauth_tokens::ActiveModel {
+        token_hash: Set(tokens::sha256_hex(token)),
+        kind: Set(kind.to_owned()),
+        grant_id: Set(grant.grant_id),
+        client_id: Set(client.client_id.clone()),
+        user_id: Set(grant.user_id),
+        session_id: Set(grant.session_id),
+        scope: Set(grant.scope.clone()),
+        auth_time: Set(grant.auth_time),
+        nonce: Set(grant.nonce.clone()),
+        created_at: Set(Utc::now()),
+        expires_at: Set(expires_at),
+        used_at: Set(None),
+    }
+    .insert(&state.db)
+    .await
+    .map_err(|err| {
+        // The session was ended meanwhile (its foreign key is gone).
+        tracing::debug!(error = %err, "token not stored");
+        OAuthError::invalid_grant("The sign-in this grant came from has ended")
+    })?;
+    Ok(())
+}
+
+async fn issue(
+    state: &AppState,
+    client: &Client,
+    grant: &Grant,
+    code: Option<&str>,
+) -> Result<TokenResponse, OAuthError> {
+    let user = users::Entity::find_by_id(grant.user_id)
+        .one(&state.db)
+        .await?
+        .filter(|u| u.status != "suspended")
+        .ok_or_else(|| OAuthError::invalid_grant("The account is not available"))?;
+    let now = Utc::now();
+    let access = new_token();
+    let refresh = new_token();
+    store(state, client, grant, "access", &access, now + ACCESS_TTL).await?;
+    store(state, client, grant, "refresh", &refresh, now + REFRESH_TTL).await?;
+    let id_token = id_token(state, client, grant, &user, &access, code).await?;
+    Ok(TokenResponse {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: ACCESS_TTL.num_seconds(),
+        refresh_token: refresh,
+        id_token,
+        scope: grant.scope.clone(),
+    })
+}
+
+fn issuer(state: &AppState) -> Result<IssuerUrl, OAuthError> {
+    IssuerUrl::new(state.config.platforms.main.clone()).map_err(|_| OAuthError::server_error())
+}
+
+/// The claims a scope grants: `email` gives email and email_verified, `profile` the name;
+/// the role is always there as `talent_role`.
+fn standard_claims(user: &users::Model, scope: &str) -> StandardClaims<CoreGenderClaim> {
+    let scopes: Vec<&str> = scope.split(' ').collect();
+    let mut claims = StandardClaims::new(SubjectIdentifier::new(user.id.to_string()));
+    if scopes.contains(&"email") {
+        claims = claims
+            .set_email(Some(EndUserEmail::new(user.email.clone())))
+            .set_email_verified(Some(user.email_verified));
+    }
+    if scopes.contains(&"profile") {
+        let mut name = LocalizedClaim::new();
+        name.insert(None, EndUserName::new(user.name.clone()));
+        claims = claims.set_name(Some(name));
+    }
+    claims
+}
+
+async fn id_token(
+    state: &AppState,
+    client: &Client,
+    grant: &Grant,
+    user: &users::Model,
+    access: &str,
+    code: Option<&str>,
+) -> Result<String, OAuthError> {
+    let now = Utc::now();
+    let extra = TalentClaims {
+        talent_role: Some(user.role.clone()),
+        sid: Some(grant.session_id.to_string()),
+    };
+    let claims = IdTokenClaims::new(
+        issuer(state)?,
+        vec![Audience::new(client.client_id.clone())],
+        now + ACCESS_TTL,
+        now,
+        standard_claims(user, &grant.scope),
+        extra,
+    )
+    .set_auth_time(Some(grant.auth_time))
+    .set_nonce(grant.nonce.clone().map(Nonce::new));
+    let key = keys::current(&state.db, keys::RS256).await?;
+    let access = AccessToken::new(access.to_owned());
+    let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
+    let token = match &key {
+        SigningKey::Rsa(key) => TalentIdToken::new(
+            claims,
+            key,
+            CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
+            Some(&access),
+            code.as_ref(),
+        ),
+        SigningKey::EdDsa(key) => TalentIdToken::new(
+            claims,
+            key,
+            CoreJwsSigningAlgorithm::EdDsa,
+            Some(&access),
+            code.as_ref(),
+        ),
+    }
+    .map_err(|err| {
+        tracing::error!(error = %err, "ID token signing failed");
+        OAuthError::server_error()
+    })?;
+    Ok(token.to_string())
+}
+
+/// The claims of `GET|POST /oauth2/userinfo` for a live access token.
+///
+/// # Errors
+/// `invalid_token` (401) for a missing, unknown, expired or revoked token.
+pub async fn userinfo(
+    state: &AppState,
+    access: Option<&str>,
+) -> Result<UserInfoClaims<TalentClaims, CoreGenderClaim>, OAuthError> {
+    let access = access
+        .filter(|t| !t.is_empty() && t.len() < 256)
+        .ok_or_else(OAuthError::invalid_token)?;
+    let (token, user) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(access))
+        .filter(oauth_tokens::Column::Kind.eq("access"))
+        .find_also_related(users::Entity)
+        .one(&state.db)
+        .await?
+        .ok_or_else(OAuthError::invalid_token)?;
+    let user = user
+        .filter(|u| u.status != "suspended")
+        .ok_or_else(OAuthError::invalid_token)?;
+    if token.expires_at <= Utc::now() {
+        return Err(OAuthError::invalid_token());
+    }
+    let extra = TalentClaims {
+        talent_role: Some(user.role.clone()),
+        sid: None,
+    };
+    Ok(UserInfoClaims::new(standard_claims(&user, &token.scope), extra))
+}
+
+/// RFC 7009: revokes a token of this client; a refresh token takes its whole grant with it.
+/// Unknown tokens are not an error.
+///
+/// # Errors
+/// On a database failure.
+pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<(), OAuthError> {
+    let Some(row) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(token))
+        .one(&state.db)
+        .await?
+    else {
+        return Ok(());
+    };
+    if row.client_id != client.client_id {
+        return Ok(());
+    }
+    if row.kind == "refresh" {
+        revoke_grant(&state.db, row.grant_id).await
+    } else {
+        oauth_tokens::Entity::delete_by_id(row.token_hash)
+            .exec(&state.db)
+            .await?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pkce_matches;
+
+    #[test]
+    fn pkce_follows_rfc_7636_appendix_b() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        assert!(pkce_matches(
+            verifier,
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        ));
+        assert!(!pkce_matches(
+            "short",
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        ));
+        assert!(!pkce_matches(
+            &verifier.replace('d', "e"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        ));
+    }
+}

@@ -1,0 +1,26 @@
+//! An application that signs people in through Talent Suite (OpenID Connect relying party).
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "oauth_clients")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub client_id: String,
+    pub name: String,
+    /// SHA-256 of the client secret; `None` for a public client (PKCE alone).
+    pub secret_hash: Option<String>,
+    /// JSON array of the exact redirect URIs.
+    pub redirect_uris: String,
+    /// JSON array of the URIs RP-initiated logout may return to.
+    pub post_logout_redirect_uris: String,
+    pub backchannel_logout_uri: Option<String>,
+    /// One of the three platforms: no consent screen.
+    pub first_party: bool,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
