@@ -80,7 +80,7 @@ describe('single sign-on (real server)', { skip: preview && 'needs the real serv
     });
   });
 
-  test('a partner application shows the consent screen, which names it and its scopes', async () => {
+  test('a partner application shows the consent screen once; the person revokes it on /security', async () => {
     const output = app.cli(['oauth-client', 'create', '--name', 'Acme Jobs', '--redirect-uri', 'https://acme.example/callback']);
     const clientId = /client_id: (\S+)/.exec(output)?.[1];
     const user = await verifiedAccount(app.baseURL, { name: 'Pat Partner', email: 'pat.partner@example.com' });
@@ -110,6 +110,16 @@ describe('single sign-on (real server)', { skip: preview && 'needs the real serv
       const back = new URL(request.url());
       assert.ok(back.searchParams.get('code'));
       assert.equal(back.searchParams.get('state'), 's1');
+
+      // The person sees the application on /security and takes its access back.
+      // (A second tab: the first is still failing to reach acme.example, which does not exist.)
+      const security = await page.context().newPage();
+      await security.goto('/security');
+      await security.locator('main').getByTestId('application').getByText('Acme Jobs').waitFor();
+      assert.deepEqual(await seriousA11yViolations(security), [], 'security with an application');
+      await security.getByRole('button', { name: 'Revoke access of Acme Jobs' }).click();
+      await security.locator('.Toastify').getByText('Access revoked', { exact: true }).waitFor();
+      await security.getByText('No other application can sign you in with your account.', { exact: false }).waitFor();
     });
   });
 });

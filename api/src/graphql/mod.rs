@@ -6,6 +6,7 @@ pub mod audit;
 pub mod errors;
 pub mod limits;
 pub mod news;
+pub mod oidc;
 pub mod types;
 
 use std::sync::{
@@ -24,10 +25,15 @@ use crate::{
 };
 
 #[derive(MergedObject, Default)]
-pub struct Query(accounts::AccountsQuery, news::NewsQuery, audit::AuditQuery);
+pub struct Query(
+    accounts::AccountsQuery,
+    news::NewsQuery,
+    audit::AuditQuery,
+    oidc::OidcQuery,
+);
 
 #[derive(MergedObject, Default)]
-pub struct Mutation(accounts::AccountsMutation, news::NewsMutation);
+pub struct Mutation(accounts::AccountsMutation, news::NewsMutation, oidc::OidcMutation);
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;
 

@@ -84,7 +84,13 @@ fn page(state: &AppState, status: StatusCode, title: &str, body: &str) -> Respon
 
 /// [`page`] whose form may end up at `client_origin` (the consent form redirects there, and
 /// browsers hold redirects after a form to its `form-action`).
-fn page_posting_to(state: &AppState, status: StatusCode, title: &str, body: &str, client_origin: Option<&str>) -> Response {
+fn page_posting_to(
+    state: &AppState,
+    status: StatusCode,
+    title: &str,
+    body: &str,
+    client_origin: Option<&str>,
+) -> Response {
     let html = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{title} | {app}</title><meta name=\"robots\" content=\"noindex\"><style>\
@@ -328,7 +334,13 @@ fn scope_words(scope: &str) -> &'static str {
     }
 }
 
-fn consent_page(state: &AppState, client_name: &str, scopes: &[&str], query: &AuthorizeQuery, redirect_uri: &str) -> Response {
+fn consent_page(
+    state: &AppState,
+    client_name: &str,
+    scopes: &[&str],
+    query: &AuthorizeQuery,
+    redirect_uri: &str,
+) -> Response {
     let items: String = scopes
         .iter()
         .map(|s| format!("<li>{}</li>", escape(scope_words(s))))
@@ -352,8 +364,16 @@ fn consent_page(state: &AppState, client_name: &str, scopes: &[&str], query: &Au
         client = escape(client_name),
         app = escape(&state.config.app_name),
     );
-    let origin = Url::parse(redirect_uri).ok().map(|u| u.origin().ascii_serialization());
-    page_posting_to(state, StatusCode::OK, &format!("Allow {client_name}?"), &body, origin.as_deref())
+    let origin = Url::parse(redirect_uri)
+        .ok()
+        .map(|u| u.origin().ascii_serialization());
+    page_posting_to(
+        state,
+        StatusCode::OK,
+        &format!("Allow {client_name}?"),
+        &body,
+        origin.as_deref(),
+    )
 }
 
 /// The consent form's body: the authorize request carried on, and the decision.

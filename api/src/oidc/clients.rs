@@ -229,3 +229,63 @@ pub async fn authenticate(
         _ => Err(OAuthError::invalid_client()),
     }
 }
+
+/// An application a person has allowed to sign them in (a remembered consent).
+#[derive(Debug, Clone)]
+pub struct AuthorizedApp {
+    pub client_id: String,
+    pub name: String,
+    pub scopes: Vec<String>,
+    pub since: chrono::DateTime<Utc>,
+}
+
+/// The applications `user_id` has allowed, newest first.
+///
+/// # Errors
+/// On a database failure.
+pub async fn authorized_apps(db: &impl ConnectionTrait, user_id: uuid::Uuid) -> Result<Vec<AuthorizedApp>> {
+    use entity::oauth_consents;
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let consents = oauth_consents::Entity::find()
+        .filter(oauth_consents::Column::UserId.eq(user_id))
+        .order_by_desc(oauth_consents::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let mut apps = Vec::with_capacity(consents.len());
+    for consent in consents {
+        if let Some(client) = find(db, &consent.client_id).await? {
+            apps.push(AuthorizedApp {
+                client_id: client.client_id,
+                name: client.name,
+                scopes: consent.scope.split(' ').map(str::to_owned).collect(),
+                since: consent.created_at,
+            });
+        }
+    }
+    Ok(apps)
+}
+
+/// Takes back a person's consent to a client, with every token it holds for them.
+///
+/// # Errors
+/// 404 when the person had not allowed this client.
+pub async fn revoke_access(db: &impl ConnectionTrait, user_id: uuid::Uuid, client_id: &str) -> Result<()> {
+    use entity::{oauth_consents, oauth_tokens};
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let gone = oauth_consents::Entity::delete_many()
+        .filter(oauth_consents::Column::UserId.eq(user_id))
+        .filter(oauth_consents::Column::ClientId.eq(client_id))
+        .exec(db)
+        .await?;
+    if gone.rows_affected == 0 {
+        return Err(Error::NotFound(
+            "This application has no access to your account".to_owned(),
+        ));
+    }
+    oauth_tokens::Entity::delete_many()
+        .filter(oauth_tokens::Column::UserId.eq(user_id))
+        .filter(oauth_tokens::Column::ClientId.eq(client_id))
+        .exec(db)
+        .await?;
+    Ok(())
+}

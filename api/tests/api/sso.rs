@@ -491,3 +491,51 @@ sso_test! {
 fn urlencode(value: &str) -> String {
     url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
+
+sso_test! {
+    async fn admins_manage_clients_in_graphql_and_people_revoke_what_they_allowed(app) {
+        let token = app.signed_up("boss@example.com").await;
+        let list = "{ oauthClients { clientId name firstParty } }";
+        let body = app.graphql(Some(&token), list, json!({})).await;
+        assert_eq!(body["errors"][0]["extensions"]["code"], "FORBIDDEN", "{body}");
+        app.sql("UPDATE users SET role = 'admin' WHERE email = 'boss@example.com'").await;
+
+        let create = "mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { clientSecret client { clientId name redirectUris publicClient: public } } }";
+        let body = app.graphql(Some(&token), create, json!({ "input": { "name": "Acme Jobs", "redirectUris": [REDIRECT] } })).await;
+        let created = &body["data"]["createOAuthClient"];
+        assert!(created["clientSecret"].as_str().is_some_and(|s| s.len() >= 43), "{body}");
+        let client_id = created["client"]["clientId"].as_str().unwrap().to_owned();
+        let body = app.graphql(Some(&token), create, json!({ "input": { "name": "Bad", "redirectUris": ["http://evil.example/cb"] } })).await;
+        assert!(body["errors"][0]["message"].as_str().unwrap().contains("https"), "{body}");
+        let body = app.graphql(Some(&token), list, json!({})).await;
+        assert_eq!(body["data"]["oauthClients"][0]["name"], "Acme Jobs");
+
+        // A person allows it, sees it listed, and takes it back.
+        let browser = signed_in_browser(&app, "allower@example.com").await;
+        let partner = Rp {
+            client_id: client_id.clone(),
+            secret: created["clientSecret"].as_str().map(str::to_owned),
+            metadata: CoreProviderMetadata::discover_async(IssuerUrl::new(app.address.clone()).unwrap(), &rp_http()).await.unwrap(),
+        };
+        let (url, _, _, verifier) = partner.authorize_url();
+        let form: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).chain([("decision".to_owned(), "allow".to_owned())]).collect();
+        let allowed = browser.post(app.url("/oauth2/authorize/consent")).header("origin", &app.address).form(&form).send().await.unwrap();
+        let code = param(&Url::parse(allowed.headers()["location"].to_str().unwrap()).unwrap(), "code").unwrap();
+        let tokens = partner.exchange(&code, verifier).await.unwrap();
+        let person = json_of(app.login("allower@example.com", PASSWORD).await, StatusCode::OK).await["data"]["token"].as_str().unwrap().to_owned();
+        let apps = app.graphql(Some(&person), "{ authorizedApplications { clientId name scopes } }", json!({})).await;
+        assert_eq!(apps["data"]["authorizedApplications"][0]["name"], "Acme Jobs", "{apps}");
+        assert_eq!(apps["data"]["authorizedApplications"][0]["scopes"], json!(["openid", "email", "profile"]));
+        let revoke = app.graphql(Some(&person), "mutation($id: ID!) { revokeApplication(clientId: $id) { message } }", json!({ "id": client_id })).await;
+        assert_eq!(revoke["data"]["revokeApplication"]["message"], "Access revoked", "{revoke}");
+        assert_eq!(userinfo(&app, tokens.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+        let (url, _, _, _) = partner.authorize_url();
+        assert_eq!(browser.get(url.as_str()).send().await.unwrap().status(), StatusCode::OK, "the consent screen again");
+
+        let rotate = app.graphql(Some(&token), "mutation($id: ID!) { rotateOAuthClientSecret(clientId: $id) { clientSecret } }", json!({ "id": client_id })).await;
+        assert!(rotate["data"]["rotateOAuthClientSecret"]["clientSecret"].is_string(), "{rotate}");
+        let delete = app.graphql(Some(&token), "mutation($id: ID!) { deleteOAuthClient(clientId: $id) { message } }", json!({ "id": client_id })).await;
+        assert_eq!(delete["data"]["deleteOAuthClient"]["message"], "Application deleted");
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_consents").await, 0);
+    }
+}

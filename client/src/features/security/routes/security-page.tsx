@@ -15,6 +15,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { useChangePassword } from '../api/change-password';
 import { useAccount, useDeleteAccount } from '../api/delete-account';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
+import { ApplicationsSection } from '../components/applications-section';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { DeleteAccountForm } from '../components/delete-account-form';
 import { SessionsList } from '../components/sessions-list';
@@ -68,6 +69,7 @@ function SecurityGate() {
       <ChangePasswordSection />
       <TwoFactorGate />
       <SessionsSection />
+      <ApplicationsSection />
       <DeleteAccountSection />
     </div>
   );

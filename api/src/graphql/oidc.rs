@@ -1,0 +1,225 @@
+//! Single sign-on in GraphQL: admins register and manage OpenID clients (as `api oauth-client`
+//! does), and a person sees and revokes the applications they allowed.
+
+use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
+use chrono::{DateTime, Utc};
+
+use super::{context, errors::IntoGql, types::MessagePayload};
+use crate::{
+    audit::{Event, Kind},
+    error::Error,
+    oidc::clients::{self, AuthorizedApp, Client, NewClient},
+};
+
+pub const ADMINS_ONLY: &str = "Only admins can manage applications";
+
+/// A registered OpenID Connect client. Its secret is never shown again after creation.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "OAuthClient")]
+pub struct OAuthClient {
+    pub client_id: ID,
+    pub name: String,
+    pub redirect_uris: Vec<String>,
+    pub post_logout_redirect_uris: Vec<String>,
+    pub backchannel_logout_uri: Option<String>,
+    /// No secret: PKCE alone.
+    pub public: bool,
+    /// One of the platforms: no consent screen.
+    pub first_party: bool,
+}
+
+impl From<Client> for OAuthClient {
+    fn from(client: Client) -> Self {
+        Self {
+            client_id: ID(client.client_id),
+            name: client.name,
+            redirect_uris: client.redirect_uris,
+            post_logout_redirect_uris: client.post_logout_redirect_uris,
+            backchannel_logout_uri: client.backchannel_logout_uri,
+            public: client.public,
+            first_party: client.first_party,
+        }
+    }
+}
+
+/// A client with its secret, shown this once.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "OAuthClientSecretPayload")]
+pub struct OAuthClientSecretPayload {
+    pub client: OAuthClient,
+    /// Null for a public client.
+    pub client_secret: Option<String>,
+}
+
+#[derive(InputObject, Debug, Default)]
+#[graphql(name = "CreateOAuthClientInput")]
+pub struct CreateOAuthClientInput {
+    pub name: String,
+    pub redirect_uris: Vec<String>,
+    #[graphql(default)]
+    pub post_logout_redirect_uris: Vec<String>,
+    pub backchannel_logout_uri: Option<String>,
+    #[graphql(default)]
+    pub public: bool,
+    #[graphql(default)]
+    pub first_party: bool,
+}
+
+/// An application the signed-in person allowed to sign them in.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct AuthorizedApplication {
+    pub client_id: ID,
+    pub name: String,
+    pub scopes: Vec<String>,
+    pub since: DateTime<Utc>,
+}
+
+impl From<AuthorizedApp> for AuthorizedApplication {
+    fn from(app: AuthorizedApp) -> Self {
+        Self {
+            client_id: ID(app.client_id),
+            name: app.name,
+            scopes: app.scopes,
+            since: app.since,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct OidcQuery;
+
+#[Object]
+impl OidcQuery {
+    /// Every registered OpenID client (admins).
+    async fn oauth_clients(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<OAuthClient>> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        if !viewer.is_admin() {
+            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+        }
+        Ok(clients::list(&state.db)
+            .await
+            .gql()?
+            .into_iter()
+            .map(OAuthClient::from)
+            .collect())
+    }
+
+    /// The applications you allowed to sign you in (first-party platforms need no consent
+    /// and are not listed).
+    async fn authorized_applications(
+        &self,
+        ctx: &Context<'_>,
+    ) -> async_graphql::Result<Vec<AuthorizedApplication>> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        Ok(clients::authorized_apps(&state.db, viewer.user.id)
+            .await
+            .gql()?
+            .into_iter()
+            .map(AuthorizedApplication::from)
+            .collect())
+    }
+}
+
+#[derive(Default)]
+pub struct OidcMutation;
+
+#[Object]
+impl OidcMutation {
+    /// Registers an OpenID client (admins); the secret is in the answer, once.
+    #[graphql(name = "createOAuthClient")]
+    async fn create_oauth_client(
+        &self,
+        ctx: &Context<'_>,
+        input: CreateOAuthClientInput,
+    ) -> async_graphql::Result<OAuthClientSecretPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        if !viewer.is_admin() {
+            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+        }
+        let new = NewClient {
+            name: input.name,
+            redirect_uris: input.redirect_uris,
+            post_logout_redirect_uris: input.post_logout_redirect_uris,
+            backchannel_logout_uri: input.backchannel_logout_uri,
+            public: input.public,
+            first_party: input.first_party,
+        };
+        let (client, secret) = clients::create(&state.db, new).await.gql()?;
+        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+            .detail(format!("created {} ({})", client.client_id, client.name))
+            .record(&state.db)
+            .await
+            .gql()?;
+        Ok(OAuthClientSecretPayload {
+            client: client.into(),
+            client_secret: secret,
+        })
+    }
+
+    /// A new secret for a confidential client (admins); the old one stops working.
+    #[graphql(name = "rotateOAuthClientSecret")]
+    async fn rotate_oauth_client_secret(
+        &self,
+        ctx: &Context<'_>,
+        client_id: ID,
+    ) -> async_graphql::Result<OAuthClientSecretPayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        if !viewer.is_admin() {
+            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+        }
+        let secret = clients::rotate_secret(&state.db, &client_id).await.gql()?;
+        let client = clients::find(&state.db, &client_id)
+            .await
+            .gql()?
+            .ok_or_else(|| Error::NotFound("No client with this id".to_owned()))
+            .gql()?;
+        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+            .detail(format!("rotated the secret of {}", client.client_id))
+            .record(&state.db)
+            .await
+            .gql()?;
+        Ok(OAuthClientSecretPayload {
+            client: client.into(),
+            client_secret: Some(secret),
+        })
+    }
+
+    /// Deletes a client with its tokens and consents (admins).
+    #[graphql(name = "deleteOAuthClient")]
+    async fn delete_oauth_client(
+        &self,
+        ctx: &Context<'_>,
+        client_id: ID,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        if !viewer.is_admin() {
+            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+        }
+        clients::delete(&state.db, &client_id).await.gql()?;
+        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+            .detail(format!("deleted {}", client_id.as_str()))
+            .record(&state.db)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new("Application deleted"))
+    }
+
+    /// Takes back your consent to an application, and every token it holds for you.
+    async fn revoke_application(
+        &self,
+        ctx: &Context<'_>,
+        client_id: ID,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        clients::revoke_access(&state.db, viewer.user.id, &client_id)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new("Access revoked"))
+    }
+}
