@@ -55,6 +55,18 @@ pub struct PlatformUrls {
     pub hire: String,
     pub campus: String,
     pub career: String,
+    /// `HIRE_SIGN_IN_URL`, `CAMPUS_SIGN_IN_URL`, `CAREER_SIGN_IN_URL`: each platform's own
+    /// sign-in entry (it signs the person in through Talent Suite's OpenID Provider); the
+    /// header's Dashboard link opens it. Unset, the link opens the platform's URL.
+    pub sign_in: PlatformSignIn,
+}
+
+/// The platforms' sign-in entries, when configured.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlatformSignIn {
+    pub hire: Option<String>,
+    pub campus: Option<String>,
+    pub career: Option<String>,
 }
 
 impl PlatformUrls {
@@ -176,6 +188,17 @@ impl Config {
             hire: origin("HIRE_PLATFORM_URL", &required("HIRE_PLATFORM_URL")?)?,
             campus: origin("CAMPUS_PLATFORM_URL", &required("CAMPUS_PLATFORM_URL")?)?,
             career: origin("CAREER_PLATFORM_URL", &required("CAREER_PLATFORM_URL")?)?,
+            sign_in: PlatformSignIn {
+                hire: get("HIRE_SIGN_IN_URL")
+                    .map(|u| origin("HIRE_SIGN_IN_URL", &u))
+                    .transpose()?,
+                campus: get("CAMPUS_SIGN_IN_URL")
+                    .map(|u| origin("CAMPUS_SIGN_IN_URL", &u))
+                    .transpose()?,
+                career: get("CAREER_SIGN_IN_URL")
+                    .map(|u| origin("CAREER_SIGN_IN_URL", &u))
+                    .transpose()?,
+            },
         };
         let smtp_url = match get("SMTP_URL") {
             Some(url) => Some(Secret::new(url)),

@@ -10,6 +10,9 @@ interface ImportMetaEnv {
   readonly VITE_CAMPUS_PLATFORM_URL?: string;
   readonly VITE_CAREER_PLATFORM_URL?: string;
   readonly VITE_GOOGLE_CLIENT_ID?: string;
+  readonly VITE_HIRE_SIGN_IN_URL?: string;
+  readonly VITE_CAMPUS_SIGN_IN_URL?: string;
+  readonly VITE_CAREER_SIGN_IN_URL?: string;
 }
 
 interface ImportMeta {

@@ -222,6 +222,16 @@ fn inject(html: &str, config: &Config) -> String {
     if let Some(client_id) = &config.google.client_id {
         values["VITE_GOOGLE_CLIENT_ID"] = json!(client_id);
     }
+    let sign_in = &config.platforms.sign_in;
+    for (name, url) in [
+        ("VITE_HIRE_SIGN_IN_URL", &sign_in.hire),
+        ("VITE_CAMPUS_SIGN_IN_URL", &sign_in.campus),
+        ("VITE_CAREER_SIGN_IN_URL", &sign_in.career),
+    ] {
+        if let Some(url) = url {
+            values[name] = json!(url);
+        }
+    }
     // `<` escaped, so no value can close the script element.
     let encoded = values.to_string().replace('<', "\\u003c");
     html.replace(PLACEHOLDER, &encoded)

@@ -41,6 +41,11 @@ describe('parseConfig', () => {
     });
   });
 
+  it('reads the platforms\' optional sign-in entries, leaving out blank ones', () => {
+    const result = parseConfig({ ...testRawConfig, VITE_HIRE_SIGN_IN_URL: 'https://hire.example.test/auth/login', VITE_CAREER_SIGN_IN_URL: ' ' });
+    expect(result.ok && result.config.signInUrls).toEqual({ hire: 'https://hire.example.test/auth/login' });
+  });
+
   it('keeps the Google client id optional', () => {
     const result = parseConfig({ ...testRawConfig, VITE_GOOGLE_CLIENT_ID: 'abc.apps.googleusercontent.com' });
     expect(result.ok && result.config.googleClientId).toBe('abc.apps.googleusercontent.com');

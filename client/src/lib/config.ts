@@ -18,7 +18,7 @@ export const REQUIRED_KEYS = [
   'VITE_CAREER_PLATFORM_URL',
 ] as const;
 
-export const OPTIONAL_KEYS = ['VITE_GOOGLE_CLIENT_ID'] as const;
+export const OPTIONAL_KEYS = ['VITE_GOOGLE_CLIENT_ID', 'VITE_HIRE_SIGN_IN_URL', 'VITE_CAMPUS_SIGN_IN_URL', 'VITE_CAREER_SIGN_IN_URL'] as const;
 
 type RequiredKey = (typeof REQUIRED_KEYS)[number];
 type OptionalKey = (typeof OPTIONAL_KEYS)[number];
@@ -31,6 +31,8 @@ export type AppConfig = {
   debug: boolean;
   isLocal: boolean;
   platformUrls: { main: string; hire: string; campus: string; career: string };
+  /** Each platform's own sign-in entry (single sign-on through this site), when configured. */
+  signInUrls: { hire?: string; campus?: string; career?: string };
   googleClientId: string | undefined;
 };
 
@@ -62,6 +64,17 @@ export function parseConfig(raw: RawConfig): ConfigResult {
         campus: text(raw.VITE_CAMPUS_PLATFORM_URL),
         career: text(raw.VITE_CAREER_PLATFORM_URL),
       },
+      signInUrls: Object.fromEntries(
+        (
+          [
+            ['hire', raw.VITE_HIRE_SIGN_IN_URL],
+            ['campus', raw.VITE_CAMPUS_SIGN_IN_URL],
+            ['career', raw.VITE_CAREER_SIGN_IN_URL],
+          ] as const
+        )
+          .map(([platform, value]) => [platform, text(value)] as const)
+          .filter(([, value]) => value !== ''),
+      ),
       googleClientId: googleClientId === '' ? undefined : googleClientId,
     },
   };
@@ -79,6 +92,9 @@ export function readBuildTimeEnv(): RawConfig {
     VITE_CAMPUS_PLATFORM_URL: import.meta.env.VITE_CAMPUS_PLATFORM_URL,
     VITE_CAREER_PLATFORM_URL: import.meta.env.VITE_CAREER_PLATFORM_URL,
     VITE_GOOGLE_CLIENT_ID: import.meta.env.VITE_GOOGLE_CLIENT_ID,
+    VITE_HIRE_SIGN_IN_URL: import.meta.env.VITE_HIRE_SIGN_IN_URL,
+    VITE_CAMPUS_SIGN_IN_URL: import.meta.env.VITE_CAMPUS_SIGN_IN_URL,
+    VITE_CAREER_SIGN_IN_URL: import.meta.env.VITE_CAREER_SIGN_IN_URL,
   };
 }
 

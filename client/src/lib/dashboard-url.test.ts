@@ -20,6 +20,12 @@ describe('dashboardHref', () => {
     expect(dashboardHref(role, urls)).toBe(expected);
   });
 
+  it('opens the platform\'s own sign-in entry when one is configured (single sign-on)', () => {
+    const signIn = { hire: 'https://hire.example.test/auth/login' };
+    expect(dashboardHref('hire', urls, signIn)).toBe('https://hire.example.test/auth/login');
+    expect(dashboardHref('campus', urls, signIn)).toBe(urls.campus);
+  });
+
   it.each([['admin'], ['student'], [''], [null], [undefined]])('falls back to / for role %j', (role) => {
     expect(dashboardHref(role, urls)).toBe('/');
   });

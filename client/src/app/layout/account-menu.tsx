@@ -21,7 +21,7 @@ const itemClass =
 
 /** Signed-in header: avatar initial, name (truncated at 120px) and the account menu. */
 export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, logoutPending }: AccountMenuProps) {
-  const { platformUrls } = useConfig();
+  const { platformUrls, signInUrls } = useConfig();
   const name = displayName(user);
   return (
     <NavDropdown
@@ -48,7 +48,7 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
       </div>
       <ul className="p-2">
         <li>
-          <a href={dashboardHref(user.role, platformUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={itemClass}>
+          <a href={dashboardHref(user.role, platformUrls, signInUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={itemClass}>
             <LayoutDashboard aria-hidden="true" className="size-4" />
             Dashboard
             <ExternalLink aria-hidden="true" className="ml-auto size-3.5" />

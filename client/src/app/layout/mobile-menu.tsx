@@ -29,7 +29,7 @@ function GroupLabel({ children }: { children: ReactNode }) {
 
 /** The same links as the desktop header, stacked for phones. Every link closes the menus. */
 export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPending }: MobileMenuProps) {
-  const { platformUrls } = useConfig();
+  const { platformUrls, signInUrls } = useConfig();
   return (
     <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-slate-200 bg-white lg:hidden">
       <nav aria-label="Mobile" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6">
@@ -100,7 +100,7 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
               </div>
               <ul>
                 <li>
-                  <a href={dashboardHref(session.user.role, platformUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={linkClass}>
+                  <a href={dashboardHref(session.user.role, platformUrls, signInUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={linkClass}>
                     <LayoutDashboard aria-hidden="true" className="size-5" />
                     Dashboard
                     <ExternalLink aria-hidden="true" className="size-4" />

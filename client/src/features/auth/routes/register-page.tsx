@@ -21,7 +21,7 @@ import type { VerifyOtpState } from '../utils/verify-otp-state';
 const FIELDS: readonly RegisterField[] = ['name', 'email', 'countryCode', 'phone', 'password'];
 
 export function RegisterPage() {
-  const { apiBaseUrl, platformUrls } = useConfig();
+  const { apiBaseUrl, platformUrls, signInUrls } = useConfig();
   const navigate = useNavigate();
   const [values, setValues] = useState<RegisterValues>({ role: 'career', name: '', email: '', countryCode: '+91', phone: '', password: '' });
   const [isPending, setPending] = useState(false);
@@ -31,7 +31,7 @@ export function RegisterPage() {
     intent: 'register',
     role: values.role,
     target: (role) => {
-      const href = dashboardHref(role, platformUrls);
+      const href = dashboardHref(role, platformUrls, signInUrls);
       return href === '/' ? platformUrls.main : href;
     },
   });

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Cost growth: the session check and password sign-in with 1,000 accounts and sessions stored,
+# then again with SIZE (default 1,000,000) of each, seeded in bulk; and the news list's page
+# 5,000 against its page 1 with 100,020 items stored. Prints a table with the ratios; asserts
+# nothing (issue 10's goal: within 1.5× on both databases).
+#   bench/growth.sh                       # SQLite
+#   DATABASE=postgres bench/growth.sh     # a fresh PostgreSQL database (TEST_POSTGRES_URL)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+DATABASE="${DATABASE:-sqlite}"
+SIZE="${SIZE:-1000000}"
+PORT="${PORT:-18090}"
+BASE="http://127.0.0.1:$PORT"
+HOT_CONN="${HOT_CONN:-64}"; HOT_DUR="${HOT_DUR:-10}"
+HASH_CONN="${HASH_CONN:-16}"; HASH_DUR="${HASH_DUR:-10}"
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+cargo build --release -q -p api
+
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
+admin_url="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+case "$DATABASE" in
+  sqlite) database_url="sqlite://$work/growth.db?mode=rwc" ;;
+  postgres)
+    name="growth_$$"
+    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
+    database_url="${admin_url%/*}/$name"
+    trap '[ -n "$server" ] && kill $server 2>/dev/null; psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" >/dev/null; rm -rf "$work"' EXIT ;;
+  *) echo "DATABASE is sqlite or postgres" >&2; exit 2 ;;
+esac
+
+SERVER_ENV=(PATH="$PATH" HOME="$HOME"
+  APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET=bench-secret-bench-secret-bench-secret
+  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL="$BASE/hire" CAMPUS_PLATFORM_URL="$BASE/campus"
+  CAREER_PLATFORM_URL="$BASE/career" BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
+  DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
+env -i "${SERVER_ENV[@]}" ./target/release/api serve >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+
+json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
+token_of() { sed 's/.*"token":"\([^"]*\)".*/\1/'; }
+report='done = function(summary, latency, requests)
+  io.write(string.format("RESULT rps=%.1f p99_ms=%.2f non2xx=%d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(99) / 1000, summary.errors.status))
+end'
+printf '%s\n' "$report" >"$work/get.lua"
+wrk_run() { local conns=$1 secs=$2 url=$3; shift 3; wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT'; }
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
+
+# SQL on the benchmark database (PostgreSQL through psql, SQLite through Python's sqlite3).
+sql() {
+  if [ "$DATABASE" = postgres ]; then psql "$database_url" -qAtc "$1"; else
+    python3 - "$work/growth.db" "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); rows = c.execute(sys.argv[2]).fetchall(); c.commit()
+for r in rows: print("|".join("" if v is None else str(v) for v in r))
+PY
+  fi
+}
+
+# Accounts with sessions, `count` more, in bulk (no password: they are there to be stored).
+seed_accounts() {  # from to
+  if [ "$DATABASE" = postgres ]; then
+    psql "$database_url" -q <<SQL
+WITH seeded AS (
+  INSERT INTO users (id, name, email, country_code, phone, role, status, email_verified, two_factor_enabled,
+    notify_email, notify_sms, notify_push, theme, created_at, updated_at)
+  SELECT gen_random_uuid(), 'Seed ' || g, 'seed' || g || '@seed.example', '+91', '+919876543210', 'career', 'active',
+    true, false, true, false, true, 'dark', now(), now() FROM generate_series($1, $2) g
+  RETURNING id)
+INSERT INTO sessions (id, user_id, user_agent, ip, created_at, expires_at, last_seen_at)
+SELECT gen_random_uuid(), id, 'seed', '127.0.0.1', now(), now() + interval '30 days', now() FROM seeded;
+ANALYZE users; ANALYZE sessions;
+SQL
+  else
+    python3 - "$work/growth.db" "$1" "$2" <<'PY'
+import sqlite3, sys, uuid, datetime
+db, start, end = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+now = datetime.datetime.now(datetime.timezone.utc)
+stamp = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
+created, expires = stamp(now), stamp(now + datetime.timedelta(days=30))
+c = sqlite3.connect(db)
+batch = 50_000
+for lo in range(start, end + 1, batch):
+    users, sessions = [], []
+    for g in range(lo, min(lo + batch, end + 1)):
+        uid = uuid.uuid4().bytes
+        users.append((uid, f"Seed {g}", f"seed{g}@seed.example", created, created))
+        sessions.append((uuid.uuid4().bytes, uid, created, expires, created))
+    c.executemany("INSERT INTO users (id, name, email, country_code, phone, role, status, email_verified, two_factor_enabled, "
+                  "notify_email, notify_sms, notify_push, theme, created_at, updated_at) VALUES (?, ?, ?, '+91', '+919876543210', "
+                  "'career', 'active', 1, 0, 1, 0, 1, 'dark', ?, ?)", users)
+    c.executemany("INSERT INTO sessions (id, user_id, user_agent, ip, created_at, expires_at, last_seen_at) "
+                  "VALUES (?, ?, 'seed', '127.0.0.1', ?, ?, ?)", sessions)
+    c.commit()
+c.execute("ANALYZE"); c.commit()
+PY
+  fi
+}
+
+seed_news() {  # count
+  if [ "$DATABASE" = postgres ]; then
+    psql "$database_url" -qc "INSERT INTO news (id, title, summary, body, published, published_at, created_at, updated_at)
+      SELECT gen_random_uuid(), 'Story ' || g, 'Summary ' || g, 'Body ' || g, true, now(), now() - g * interval '1 second', now()
+      FROM generate_series(1, $1) g; ANALYZE news;"
+  else
+    python3 - "$work/growth.db" "$1" <<'PY'
+import sqlite3, sys, uuid, datetime
+c = sqlite3.connect(sys.argv[1]); n = int(sys.argv[2])
+now = datetime.datetime.now(datetime.timezone.utc)
+stamp = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
+rows = [(uuid.uuid4().bytes, f"Story {g}", f"Summary {g}", f"Body {g}", stamp(now), stamp(now - datetime.timedelta(seconds=g)), stamp(now)) for g in range(1, n + 1)]
+c.executemany("INSERT INTO news (id, title, summary, body, published, published_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)", rows)
+c.commit(); c.execute("ANALYZE"); c.commit()
+PY
+  fi
+}
+
+# The person whose session is checked, an admin (the news list uncached), sign-in accounts.
+email="growth@example.com"
+json /api/auth/register "{\"name\":\"Growth\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
+json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
+code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
+token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
+env -i "${SERVER_ENV[@]}" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
+admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
+for n in $(seq 1 "$HASH_CONN"); do
+  json /api/auth/register "{\"name\":\"Bench\",\"email\":\"login$n@example.com\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
+done
+sql "UPDATE users SET email_verified = true, status = 'active' WHERE email LIKE 'login%'" >/dev/null
+cat >"$work/login.lua" <<LUA
+local n, thread_ix = 0, 0
+setup = function(thread) thread:set("tix", thread_ix); thread_ix = thread_ix + 1 end
+request = function()
+  n = n + 1
+  return wrk.format("POST", "/api/auth/login", { ["content-type"] = "application/json" },
+    string.format('{"email":"login%d@example.com","password":"benchPass42"}', ((tix or 0) * 7 + n) % $HASH_CONN + 1))
+end
+$report
+LUA
+
+measure() {
+  verify=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
+  login=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua")
+  sql "DELETE FROM login_throttles" >/dev/null
+}
+
+seed_accounts 1 1000
+measure; small_verify=$verify; small_login=$login
+started=$(date +%s)
+seed_accounts 1001 "$SIZE"
+seeded=$(( $(date +%s) - started ))
+measure; large_verify=$verify; large_login=$login
+accounts=$(sql "SELECT COUNT(*) FROM users"); sessions=$(sql "SELECT COUNT(*) FROM sessions")
+
+seed_news 100020
+# The cursor after item 99,980 is the start of page 5,000 (20 items a page).
+if [ "$DATABASE" = postgres ]; then
+  position=$(sql "SELECT (extract(epoch from created_at) * 1000000)::bigint || '|' || id FROM news ORDER BY created_at DESC, id DESC OFFSET 99979 LIMIT 1")
+else
+  position=$(python3 - "$work/growth.db" <<'PY'
+import sqlite3, sys, uuid, datetime
+c = sqlite3.connect(sys.argv[1])
+created, raw = c.execute("SELECT created_at, id FROM news ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 99979").fetchone()
+t = datetime.datetime.fromisoformat(created[:26] + created[-6:])
+print(f"{int(t.timestamp() * 1_000_000)}|{uuid.UUID(bytes=raw)}")
+PY
+)
+fi
+cursor=$(printf '%s' "$position" | base64 -w0 | tr '+/' '-_' | tr -d '=')
+curl -fs "$BASE/api/news?cursor=$cursor" -H "authorization: Bearer $admin" | grep -q '"items":\[{' || { echo "page 5,000 is empty" >&2; exit 1; }
+page1=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news" -s "$work/get.lua" -H "authorization: Bearer $admin")
+page5000=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news?cursor=$cursor" -s "$work/get.lua" -H "authorization: Bearer $admin")
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f×", a/b; else print "—" }'; }
+echo
+echo "Cost growth — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, $DATABASE"
+echo "command: DATABASE=$DATABASE SIZE=$SIZE bench/growth.sh   ($accounts accounts and $sessions sessions stored at the end; seeding took ${seeded} s)"
+echo
+echo "| figure | 1,000 stored | $SIZE stored | p99 growth | rate ratio |"
+echo "|---|---|---|---|---|"
+echo "| \`GET /api/auth/verify\`, $HOT_CONN connections | $(field "$small_verify" rps) req/s, p99 $(field "$small_verify" p99_ms) ms | $(field "$large_verify" rps) req/s, p99 $(field "$large_verify" p99_ms) ms | $(ratio "$(field "$large_verify" p99_ms)" "$(field "$small_verify" p99_ms)") | $(ratio "$(field "$large_verify" rps)" "$(field "$small_verify" rps)") |"
+echo "| password login, $HASH_CONN connections | $(field "$small_login" rps)/s, p99 $(field "$small_login" p99_ms) ms | $(field "$large_login" rps)/s, p99 $(field "$large_login" p99_ms) ms | $(ratio "$(field "$large_login" p99_ms)" "$(field "$small_login" p99_ms)") | $(ratio "$(field "$large_login" rps)" "$(field "$small_login" rps)") |"
+echo
+echo "| news list (admin, uncached), 100,020 items | page 1 | page 5,000 | p99 growth | rate ratio |"
+echo "|---|---|---|---|---|"
+echo "| \`GET /api/news\`, $HOT_CONN connections | $(field "$page1" rps) req/s, p99 $(field "$page1" p99_ms) ms | $(field "$page5000" rps) req/s, p99 $(field "$page5000" p99_ms) ms | $(ratio "$(field "$page5000" p99_ms)" "$(field "$page1" p99_ms)") | $(ratio "$(field "$page5000" rps)" "$(field "$page1" rps)") |"
+echo
+echo "non-2xx: verify $(field "$small_verify" non2xx)/$(field "$large_verify" non2xx), login $(field "$small_login" non2xx)/$(field "$large_login" non2xx), news $(field "$page1" non2xx)/$(field "$page5000" non2xx)"
