@@ -539,3 +539,100 @@ sso_test! {
         assert_eq!(app.count("SELECT COUNT(*) FROM oauth_consents").await, 0);
     }
 }
+
+/// `api oauth-client …` with only `DATABASE_URL` set, in an empty directory.
+fn cli(database_url: &str, args: &[&str]) -> (bool, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(args)
+        .current_dir(dir.path())
+        .env_clear()
+        .env("DATABASE_URL", database_url)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_oauth_client_commands_need_only_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/cli.db?mode=rwc", dir.path().display());
+    let (ok, out, err) = cli(
+        &url,
+        &[
+            "oauth-client",
+            "create",
+            "--name",
+            "Hire",
+            "--redirect-uri",
+            "https://hire.example/cb",
+            "--redirect-uri",
+            "https://hire.example/cb2",
+            "--first-party",
+        ],
+    );
+    assert!(ok, "{err}");
+    let client_id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("client_id: "))
+        .unwrap()
+        .to_owned();
+    let secret = out
+        .lines()
+        .find_map(|l| l.strip_prefix("client_secret: "))
+        .unwrap()
+        .to_owned();
+    assert!(secret.len() >= 43);
+    let (ok, out, _) = cli(
+        &url,
+        &[
+            "oauth-client",
+            "create",
+            "--name",
+            "Spa",
+            "--redirect-uri",
+            "http://localhost:5173/cb",
+            "--public",
+        ],
+    );
+    assert!(
+        ok && !out.contains("client_secret"),
+        "a public client has no secret: {out}"
+    );
+    let (ok, _, err) = cli(
+        &url,
+        &[
+            "oauth-client",
+            "create",
+            "--name",
+            "Bad",
+            "--redirect-uri",
+            "http://evil.example/cb",
+        ],
+    );
+    assert!(!ok && err.contains("https"), "{err}");
+
+    let (_, list, _) = cli(&url, &["oauth-client", "list"]);
+    assert!(
+        list.contains(&client_id)
+            && list.contains("confidential, first-party")
+            && list.contains("https://hire.example/cb2"),
+        "{list}"
+    );
+    assert!(!list.contains(&secret), "the secret is never shown again");
+    let (ok, rotated, _) = cli(&url, &["oauth-client", "rotate-secret", &client_id]);
+    assert!(
+        ok && !rotated.contains(&secret) && rotated.contains("client_secret: "),
+        "{rotated}"
+    );
+    let (ok, _, _) = cli(&url, &["oauth-client", "delete", &client_id]);
+    assert!(ok);
+    let (ok, _, err) = cli(&url, &["oauth-client", "delete", &client_id]);
+    assert!(!ok && err.contains("No client"), "{err}");
+    let (ok, out, _) = cli(&url, &["signing-key", "rotate"]);
+    assert!(ok && out.contains("New signing keys"), "{out}");
+}
