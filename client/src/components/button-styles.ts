@@ -8,8 +8,9 @@ const base =
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-700 text-white shadow-sm hover:bg-indigo-800',
   solid: 'text-white shadow-sm',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:border-slate-400 hover:bg-slate-50',
-  ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  secondary: 'border border-ink-300 bg-paper text-ink-800 hover:border-ink-400 hover:bg-ink-50',
+  ghost: 'text-ink-700 hover:bg-ink-100 hover:text-ink-900',
+  // On bands that are dark in both themes (hero, profile header): white whatever the theme.
   light: 'bg-white text-indigo-800 shadow-sm hover:bg-indigo-50',
 };
 

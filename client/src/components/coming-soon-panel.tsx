@@ -16,20 +16,20 @@ export function ComingSoonPanel({ theme = brandTheme }: ComingSoonPanelProps) {
   return (
     <section
       aria-labelledby={titleId}
-      className="mx-auto w-full max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-10"
+      className="mx-auto w-full max-w-2xl rounded-2xl border border-ink-200 bg-paper p-6 text-center shadow-sm sm:p-10"
     >
       <div className={`mx-auto mb-5 flex size-14 items-center justify-center rounded-full ${theme.soft}`}>
         <Construction aria-hidden="true" className={`size-7 ${theme.text}`} />
       </div>
-      <h2 id={titleId} className="text-2xl font-bold tracking-tight text-slate-900">
+      <h2 id={titleId} className="text-2xl font-bold tracking-tight text-ink-900">
         Coming Soon
       </h2>
-      <p className="mt-3 text-slate-600">
+      <p className="mt-3 text-ink-600">
         We are preparing the content for this page. Please check back soon.
       </p>
 
       <div className="mt-8 text-left">
-        <div className="mb-2 flex items-center justify-between text-sm font-medium text-slate-700">
+        <div className="mb-2 flex items-center justify-between text-sm font-medium text-ink-700">
           <span id={barLabelId}>Under Construction</span>
           <span>{UNDER_CONSTRUCTION_PERCENT}%</span>
         </div>
@@ -39,7 +39,7 @@ export function ComingSoonPanel({ theme = brandTheme }: ComingSoonPanelProps) {
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={UNDER_CONSTRUCTION_PERCENT}
-          className="h-3 w-full overflow-hidden rounded-full bg-slate-200"
+          className="h-3 w-full overflow-hidden rounded-full bg-ink-200"
         >
           <div className={`h-full rounded-full ${theme.bar}`} style={{ width: `${UNDER_CONSTRUCTION_PERCENT}%` }} />
         </div>

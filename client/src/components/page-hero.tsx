@@ -24,8 +24,8 @@ export function PageHero({ title, intro, eyebrow, icon: Icon, theme = brandTheme
           ) : null}
           <div>
             {eyebrow ? <p className={`text-sm font-semibold uppercase tracking-wide ${theme.softText}`}>{eyebrow}</p> : null}
-            <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
-            <p className="mt-3 max-w-2xl text-lg text-slate-700">{intro}</p>
+            <h1 className="mt-1 text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl">{title}</h1>
+            <p className="mt-3 max-w-2xl text-lg text-ink-700">{intro}</p>
             {children}
           </div>
         </div>

@@ -3,9 +3,9 @@ import { useId, type ReactNode } from 'react';
 export function SectionCard({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   const id = useId();
   return (
-    <section aria-labelledby={id} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+    <section aria-labelledby={id} className="rounded-2xl bg-paper p-6 shadow-sm ring-1 ring-ink-200">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h2 id={id} className="text-lg font-bold text-slate-900">
+        <h2 id={id} className="text-lg font-bold text-ink-900">
           {title}
         </h2>
         {action}
@@ -20,8 +20,8 @@ export function DetailRow({ label, value, className = '' }: { label: string; val
   const empty = value === null || value === undefined || value === '';
   return (
     <div className={`min-w-0 ${className}`}>
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className={`mt-0.5 break-words ${empty ? 'text-slate-500 italic' : 'text-slate-900'}`}>{empty ? 'Not provided' : value}</dd>
+      <dt className="text-sm font-medium text-ink-600">{label}</dt>
+      <dd className={`mt-0.5 break-words ${empty ? 'text-ink-500 italic' : 'text-ink-900'}`}>{empty ? 'Not provided' : value}</dd>
     </div>
   );
 }

@@ -9,7 +9,7 @@ describe('TextField', () => {
     expect(input).toHaveAttribute('aria-required', 'true');
     expect(screen.getByText('*')).toHaveAttribute('aria-hidden', 'true');
     expect(input).not.toHaveAttribute('aria-invalid');
-    expect(input).toHaveClass('border-slate-300');
+    expect(input).toHaveClass('border-ink-300');
   });
 
   it('shows the error line beneath the input with a red border', () => {
@@ -17,7 +17,7 @@ describe('TextField', () => {
     const input = screen.getByLabelText('Email');
     const message = screen.getByText('Email is required');
     expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(input).toHaveClass('border-red-600');
+    expect(input).toHaveClass('border-danger-line');
     expect(input).toHaveAccessibleDescription('Email is required');
     expect(input.compareDocumentPosition(message) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });

@@ -23,10 +23,10 @@ export function TextField({ label, error, required = false, hint, id, className 
 
   return (
     <div className={className}>
-      <label htmlFor={inputId} className={`mb-1.5 block text-sm font-medium text-slate-800 ${labelClassName}`}>
+      <label htmlFor={inputId} className={`mb-1.5 block text-sm font-medium text-ink-800 ${labelClassName}`}>
         {label}
         {required ? (
-          <span className="ml-0.5 text-red-700" aria-hidden="true">
+          <span className="ml-0.5 text-danger" aria-hidden="true">
             *
           </span>
         ) : null}
@@ -37,20 +37,20 @@ export function TextField({ label, error, required = false, hint, id, className 
         aria-required={required || undefined}
         aria-invalid={hasError || undefined}
         aria-describedby={describedBy}
-        className={`block w-full rounded-lg border bg-white px-3 py-2.5 ${trailing ? 'pr-11' : ''} text-slate-900 placeholder:text-slate-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
-          hasError ? 'border-red-600 focus-visible:outline-red-600' : 'border-slate-300 focus-visible:outline-indigo-600'
+        className={`block w-full rounded-lg border bg-paper px-3 py-2.5 ${trailing ? 'pr-11' : ''} text-ink-900 placeholder:text-ink-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
+          hasError ? 'border-danger-line focus-visible:outline-danger-line' : 'border-ink-300 focus-visible:outline-focus'
         }`}
         {...inputProps}
       />
       {trailing ? <div className="absolute inset-y-0 right-0 flex items-center pr-1.5">{trailing}</div> : null}
       </div>
       {hint ? (
-        <p id={hintId} className="mt-1 text-sm text-slate-600">
+        <p id={hintId} className="mt-1 text-sm text-ink-600">
           {hint}
         </p>
       ) : null}
       {hasError ? (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
+        <p id={errorId} className="mt-1 text-sm text-danger">
           {error}
         </p>
       ) : null}

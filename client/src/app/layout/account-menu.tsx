@@ -17,7 +17,7 @@ type AccountMenuProps = {
 };
 
 const itemClass =
-  'flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
+  'flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium text-ink-700 hover:bg-ink-100 hover:text-ink-900';
 
 /** Signed-in header: avatar initial, name (truncated at 120px) and the account menu. */
 export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, logoutPending }: AccountMenuProps) {
@@ -42,9 +42,9 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
         </>
       }
     >
-      <div className="border-b border-slate-100 px-4 py-3">
-        <p className="truncate text-sm font-semibold text-slate-900">{name}</p>
-        <p className="truncate text-sm text-slate-600">{displayEmail(user)}</p>
+      <div className="border-b border-ink-100 px-4 py-3">
+        <p className="truncate text-sm font-semibold text-ink-900">{name}</p>
+        <p className="truncate text-sm text-ink-600">{displayEmail(user)}</p>
       </div>
       <ul className="p-2">
         <li>
@@ -62,7 +62,7 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
           </Link>
         </li>
         <li>
-          <button type="button" onClick={onLogout} disabled={logoutPending} className={`${itemClass} text-red-700 hover:bg-red-50 hover:text-red-800`}>
+          <button type="button" onClick={onLogout} disabled={logoutPending} className={`${itemClass} text-danger hover:bg-danger-soft hover:text-danger-strong`}>
             <LogOut aria-hidden="true" className="size-4" />
             Logout
           </button>

@@ -61,8 +61,9 @@ export function Footer() {
     { label: 'Organization', href: platformUrls.hire },
   ];
 
+  // Dark in both themes; in the dark one a rule parts it from a page of the same colour.
   return (
-    <footer className="on-dark bg-slate-900 text-slate-300">
+    <footer className="on-dark bg-slate-900 text-slate-300 dark:border-t dark:border-slate-700">
       <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8">
         <div className="grid gap-10 sm:grid-cols-2 lg:grid-cols-5">
           <div className="lg:col-span-2">

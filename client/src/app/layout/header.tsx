@@ -50,9 +50,9 @@ export function Header() {
   }, [mobileOpen]);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+    <header className="sticky top-0 z-40 border-b border-ink-200 bg-paper/95 backdrop-blur supports-[backdrop-filter]:bg-paper/85">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <Link to={paths.home.getHref()} onClick={closeAll} className="flex items-center gap-2 rounded-lg text-lg font-bold tracking-tight text-slate-900">
+        <Link to={paths.home.getHref()} onClick={closeAll} className="flex items-center gap-2 rounded-lg text-lg font-bold tracking-tight text-ink-900">
           <span className="flex size-9 items-center justify-center rounded-lg bg-indigo-700 text-white">
             <Sparkles aria-hidden="true" className="size-5" />
           </span>
@@ -89,7 +89,7 @@ export function Header() {
           aria-expanded={mobileOpen}
           aria-controls={MOBILE_MENU_ID}
           onClick={() => setOpenMenu(mobileOpen ? null : 'mobile')}
-          className="inline-flex items-center justify-center rounded-lg p-2 text-slate-700 hover:bg-slate-100 lg:hidden"
+          className="inline-flex items-center justify-center rounded-lg p-2 text-ink-700 hover:bg-ink-100 lg:hidden"
         >
           {mobileOpen ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
           <span className="sr-only">{mobileOpen ? 'Close menu' : 'Open menu'}</span>

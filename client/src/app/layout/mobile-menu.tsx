@@ -21,17 +21,17 @@ type MobileMenuProps = {
   logoutPending: boolean;
 };
 
-const linkClass = 'flex items-center gap-3 rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100';
+const linkClass = 'flex items-center gap-3 rounded-lg px-3 py-2.5 text-base font-medium text-ink-800 hover:bg-ink-100';
 
 function GroupLabel({ children }: { children: ReactNode }) {
-  return <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">{children}</p>;
+  return <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-ink-600">{children}</p>;
 }
 
 /** The same links as the desktop header, stacked for phones. Every link closes the menus. */
 export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPending }: MobileMenuProps) {
   const { platformUrls, signInUrls } = useConfig();
   return (
-    <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-slate-200 bg-white lg:hidden">
+    <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-ink-200 bg-paper lg:hidden">
       <nav aria-label="Mobile" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6">
         <GroupLabel>Platforms</GroupLabel>
         <ul>
@@ -70,9 +70,9 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
           </div>
         ))}
 
-        <div className="mt-4 border-t border-slate-200 pt-4">
+        <div className="mt-4 border-t border-ink-200 pt-4">
           {session.state === 'loading' ? (
-            <p role="status" className="flex items-center gap-2 px-3 py-2 text-slate-600">
+            <p role="status" className="flex items-center gap-2 px-3 py-2 text-ink-600">
               <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
               Loading
             </p>
@@ -94,8 +94,8 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
                   {initialOf(session.user)}
                 </span>
                 <span className="min-w-0">
-                  <span className="block max-w-[120px] truncate font-semibold text-slate-900">{displayName(session.user)}</span>
-                  <span className="block truncate text-sm text-slate-600">{displayEmail(session.user)}</span>
+                  <span className="block max-w-[120px] truncate font-semibold text-ink-900">{displayName(session.user)}</span>
+                  <span className="block truncate text-sm text-ink-600">{displayEmail(session.user)}</span>
                 </span>
               </div>
               <ul>
@@ -114,7 +114,7 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
                   </Link>
                 </li>
                 <li>
-                  <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-red-700`}>
+                  <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-danger`}>
                     <LogOut aria-hidden="true" className="size-5" />
                     Logout
                   </button>

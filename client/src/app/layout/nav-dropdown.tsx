@@ -192,7 +192,7 @@ export function NavDropdown({
         aria-label={buttonAriaLabel}
         onClick={onButtonClick}
         onKeyDown={onButtonKeyDown}
-        className={`inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-slate-900 ${buttonClassName}`}
+        className={`inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-ink-700 transition-colors hover:bg-ink-100 hover:text-ink-900 ${buttonClassName}`}
       >
         {label}
         <ChevronDown aria-hidden="true" className={`size-4 transition-transform ${open ? 'rotate-180' : ''}`} />
@@ -204,7 +204,7 @@ export function NavDropdown({
         onKeyDown={onPanelKeyDown}
         className={`absolute top-full z-50 pt-2 ${align === 'end' ? 'right-0' : 'left-0'} ${panelClassName}`}
       >
-        <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl ring-1 ring-slate-900/5">{children}</div>
+        <div className="overflow-hidden rounded-xl border border-ink-200 bg-paper shadow-xl ring-1 ring-ink-900/5">{children}</div>
       </div>
     </div>
   );

@@ -17,24 +17,24 @@ export function PlatformsMenu({ open, onOpenChange, onNavigate }: MenuProps) {
           const theme = themeClasses[platform.theme];
           return (
             <li key={platform.id}>
-              <Link to={platform.path} onClick={onNavigate} className="flex gap-3 rounded-lg p-3 hover:bg-slate-50">
+              <Link to={platform.path} onClick={onNavigate} className="flex gap-3 rounded-lg p-3 hover:bg-ink-50">
                 <span className={`flex size-10 shrink-0 items-center justify-center rounded-lg ${theme.soft}`}>
                   <PlatformIcon id={platform.id} className={`size-5 ${theme.text}`} />
                 </span>
                 <span>
                   <span className={`block text-sm font-semibold ${theme.text}`}>{platform.name}</span>
-                  <span className="block text-sm text-slate-600">{platform.description}</span>
+                  <span className="block text-sm text-ink-600">{platform.description}</span>
                 </span>
               </Link>
             </li>
           );
         })}
       </ul>
-      <div className="border-t border-slate-100 bg-slate-50 px-5 py-3">
+      <div className="border-t border-ink-100 bg-ink-50 px-5 py-3">
         <Link
           to={paths.solutions.getHref()}
           onClick={onNavigate}
-          className="inline-flex items-center gap-1 text-sm font-semibold text-indigo-700 hover:text-indigo-900"
+          className="inline-flex items-center gap-1 text-sm font-semibold text-accent hover:text-accent-strong"
         >
           Explore all solutions
           <ArrowRight aria-hidden="true" className="size-4" />

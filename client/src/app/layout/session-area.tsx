@@ -18,7 +18,7 @@ type SessionAreaProps = {
 export function SessionArea({ session, accountOpen, onAccountOpenChange, onNavigate, onLogout, logoutPending }: SessionAreaProps) {
   if (session.state === 'loading') {
     return (
-      <span role="status" className="inline-flex items-center gap-2 px-3 py-2 text-sm font-medium text-slate-600">
+      <span role="status" className="inline-flex items-center gap-2 px-3 py-2 text-sm font-medium text-ink-600">
         <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
         Loading
       </span>

@@ -17,8 +17,8 @@ export function AuthLayout({ title, subtitle, description, children }: AuthLayou
   const { appName } = useConfig();
   usePageMeta(title, description ?? subtitle);
   return (
-    <div className="bg-slate-50 px-4 py-8 sm:py-14">
-      <div className="mx-auto grid max-w-5xl overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-slate-200 lg:grid-cols-[5fr_6fr]">
+    <div className="bg-ink-50 px-4 py-8 sm:py-14">
+      <div className="mx-auto grid max-w-5xl overflow-hidden rounded-2xl bg-paper shadow-lg ring-1 ring-ink-200 lg:grid-cols-[5fr_6fr]">
         <aside className="flex flex-col justify-between gap-6 bg-gradient-to-br from-indigo-700 via-indigo-800 to-slate-900 p-6 text-white sm:p-10">
           <div>
             <p className="text-sm font-semibold uppercase tracking-wider text-indigo-100">{appName}</p>
@@ -36,10 +36,10 @@ export function AuthLayout({ title, subtitle, description, children }: AuthLayou
           </ul>
         </aside>
         <section className="p-6 sm:p-10" aria-labelledby="auth-title">
-          <h1 id="auth-title" className="text-2xl font-bold text-slate-900 sm:text-3xl">
+          <h1 id="auth-title" className="text-2xl font-bold text-ink-900 sm:text-3xl">
             {title}
           </h1>
-          <p className="mt-2 text-slate-600">{subtitle}</p>
+          <p className="mt-2 text-ink-600">{subtitle}</p>
           <div className="mt-6">{children}</div>
         </section>
       </div>

@@ -27,10 +27,10 @@ export function GoogleButton({ label, onClick, pending, disabled = false }: Goog
 /** The "or" rule between the email form and the Google button. */
 export function OrDivider() {
   return (
-    <div className="my-5 flex items-center gap-3 text-sm text-slate-600" aria-hidden="true">
-      <span className="h-px flex-1 bg-slate-200" />
+    <div className="my-5 flex items-center gap-3 text-sm text-ink-600" aria-hidden="true">
+      <span className="h-px flex-1 bg-ink-200" />
       or
-      <span className="h-px flex-1 bg-slate-200" />
+      <span className="h-px flex-1 bg-ink-200" />
     </div>
   );
 }

@@ -10,13 +10,13 @@ export const ROLE_OPTIONS: readonly { value: Role; label: string }[] = [
 export function RoleSelector({ value, onChange }: { value: Role; onChange: (role: Role) => void }) {
   return (
     <fieldset>
-      <legend className="mb-1.5 block text-sm font-medium text-slate-800">I am registering as</legend>
+      <legend className="mb-1.5 block text-sm font-medium text-ink-800">I am registering as</legend>
       <div className="grid grid-cols-3 gap-2">
         {ROLE_OPTIONS.map((option) => (
           <label
             key={option.value}
-            className={`flex cursor-pointer items-center justify-center rounded-lg border px-3 py-2.5 text-sm font-semibold transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-indigo-600 ${
-              value === option.value ? 'border-indigo-700 bg-indigo-50 text-indigo-800' : 'border-slate-300 bg-white text-slate-700 hover:border-slate-400'
+            className={`flex cursor-pointer items-center justify-center rounded-lg border px-3 py-2.5 text-sm font-semibold transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-focus ${
+              value === option.value ? 'border-accent bg-accent-soft text-accent-strong' : 'border-ink-300 bg-paper text-ink-700 hover:border-ink-400'
             }`}
           >
             <input

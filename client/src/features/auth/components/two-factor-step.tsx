@@ -50,7 +50,7 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Two-factor sign-in">
-      <p className="text-slate-700">Open your authenticator app and enter the 6-digit code for this account. Lost your phone? Enter one of your recovery codes instead.</p>
+      <p className="text-ink-700">Open your authenticator app and enter the 6-digit code for this account. Lost your phone? Enter one of your recovery codes instead.</p>
       <TextField
         label="Authentication code"
         name="code"
@@ -69,7 +69,7 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
         }}
       />
       <SubmitButton pending={isPending}>{isPending ? 'Verifying...' : 'Verify'}</SubmitButton>
-      <button type="button" onClick={onRestart} className="w-full text-center text-sm font-semibold text-indigo-700 hover:underline">
+      <button type="button" onClick={onRestart} className="w-full text-center text-sm font-semibold text-accent hover:underline">
         Back to sign in
       </button>
     </form>

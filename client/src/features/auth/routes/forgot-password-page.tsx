@@ -12,7 +12,7 @@ import { useFieldErrors } from '../hooks/use-field-errors';
 import { hasErrors, validateForgotPassword } from '../utils/validation';
 
 const backToSignIn = (
-  <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-700 hover:underline">
+  <Link to={paths.auth.login.getHref()} className="font-semibold text-accent hover:underline">
     Back to Sign In
   </Link>
 );
@@ -44,8 +44,8 @@ export function ForgotPasswordPage() {
   if (sentTo) {
     return (
       <AuthLayout title="Forgot Password" subtitle="Check your inbox for the link to choose a new password.">
-        <div role="status" className="rounded-xl border border-emerald-200 bg-emerald-50 p-5 text-emerald-950">
-          <MailCheck aria-hidden="true" className="size-8 text-emerald-700" />
+        <div role="status" className="rounded-xl border border-emerald-200 bg-emerald-50 p-5 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-50">
+          <MailCheck aria-hidden="true" className="size-8 text-emerald-700 dark:text-emerald-300" />
           <h2 className="mt-3 text-lg font-bold">Reset Link Sent!</h2>
           <p className="mt-1 text-sm">
             If an account exists for <strong className="break-all">{sentTo}</strong>, a reset link has been sent to it. The link expires in 30 minutes.

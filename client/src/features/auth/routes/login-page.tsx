@@ -117,16 +117,16 @@ export function LoginPage() {
           onChange={(event) => update('password', event.target.value)}
         />
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-          <label className="inline-flex items-center gap-2 text-slate-700">
+          <label className="inline-flex items-center gap-2 text-ink-700">
             <input
               type="checkbox"
               checked={remember}
               onChange={(event) => setRemember(event.target.checked)}
-              className="size-4 rounded border-slate-300 accent-indigo-700"
+              className="size-4 rounded border-ink-300 accent-indigo-700"
             />
             Remember me
           </label>
-          <Link to={paths.auth.forgotPassword.getHref()} className="font-semibold text-indigo-700 hover:underline">
+          <Link to={paths.auth.forgotPassword.getHref()} className="font-semibold text-accent hover:underline">
             Forgot Password?
           </Link>
         </div>
@@ -136,9 +136,9 @@ export function LoginPage() {
       </form>
       <OrDivider />
       <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
-      <p className="mt-6 text-center text-sm text-slate-700">
+      <p className="mt-6 text-center text-sm text-ink-700">
         Don&apos;t have an account?{' '}
-        <Link to={paths.auth.register.getHref()} className="font-semibold text-indigo-700 hover:underline">
+        <Link to={paths.auth.register.getHref()} className="font-semibold text-accent hover:underline">
           Register
         </Link>
       </p>

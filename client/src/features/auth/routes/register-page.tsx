@@ -139,9 +139,9 @@ export function RegisterPage() {
       </form>
       <OrDivider />
       <GoogleButton label="Sign up with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
-      <p className="mt-6 text-center text-sm text-slate-700">
+      <p className="mt-6 text-center text-sm text-ink-700">
         Already have an account?{' '}
-        <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-700 hover:underline">
+        <Link to={paths.auth.login.getHref()} className="font-semibold text-accent hover:underline">
           Sign In
         </Link>
       </p>

@@ -80,7 +80,7 @@ function ResetPasswordForm({ token }: { token: string }) {
         <SubmitButton pending={isPending}>{isPending ? 'Resetting...' : 'Reset Password'}</SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-700 hover:underline">
+        <Link to={paths.auth.login.getHref()} className="font-semibold text-accent hover:underline">
           Back to Sign In
         </Link>
       </p>

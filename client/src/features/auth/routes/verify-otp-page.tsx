@@ -84,7 +84,7 @@ function VerifyOtpForm({ email }: { email: string }) {
 
   return (
     <AuthLayout title="Verify Your Email" subtitle="Enter the one-time code we sent to your email address.">
-      <p className="mb-4 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900">
+      <p className="mb-4 rounded-lg bg-accent-soft px-4 py-3 text-sm text-accent-strong">
         Code sent to <strong className="break-all">{email}</strong>
       </p>
       <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">

@@ -7,7 +7,7 @@ import { SectionHeading } from './section-heading';
 
 export function PlatformsSection() {
   return (
-    <section id="platforms" aria-labelledby="platforms-title" className="scroll-mt-16 bg-slate-50 py-16 sm:py-24">
+    <section id="platforms" aria-labelledby="platforms-title" className="scroll-mt-16 bg-ink-50 py-16 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading
           id="platforms-title"
@@ -19,15 +19,15 @@ export function PlatformsSection() {
           {platformCards.map((card) => {
             const theme = themeClasses[card.theme];
             return (
-              <li key={card.id} className={`flex flex-col rounded-2xl border-t-4 bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8 ${theme.topBorder}`}>
+              <li key={card.id} className={`flex flex-col rounded-2xl border-t-4 bg-paper p-6 shadow-sm ring-1 ring-ink-200 sm:p-8 ${theme.topBorder}`}>
                 <span className={`flex size-12 items-center justify-center rounded-xl ${theme.soft}`}>
                   <PlatformIcon id={card.id} className={`size-6 ${theme.text}`} />
                 </span>
                 <h3 className={`mt-5 text-2xl font-bold ${theme.text}`}>{card.name}</h3>
-                <p className="mt-2 text-slate-600">{card.tagline}</p>
+                <p className="mt-2 text-ink-600">{card.tagline}</p>
                 <ul className="mt-6 flex-1 space-y-3">
                   {card.features.map((feature) => (
-                    <li key={feature} className="flex items-center gap-2 text-slate-800">
+                    <li key={feature} className="flex items-center gap-2 text-ink-800">
                       <CircleCheck aria-hidden="true" className={`size-5 shrink-0 ${theme.text}`} />
                       {feature}
                     </li>

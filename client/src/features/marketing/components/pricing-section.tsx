@@ -5,18 +5,18 @@ import { pricingPlans, type PricingPlan } from '../data/home-content';
 import { SectionHeading } from './section-heading';
 
 function Price({ plan }: { plan: PricingPlan }) {
-  if (plan.price === 'Custom') return <span className="text-4xl font-extrabold tracking-tight text-slate-900">Custom</span>;
+  if (plan.price === 'Custom') return <span className="text-4xl font-extrabold tracking-tight text-ink-900">Custom</span>;
   return (
-    <span className="text-slate-900">
+    <span className="text-ink-900">
       <span className="text-4xl font-extrabold tracking-tight">${plan.price}</span>
-      <span className="text-base font-medium text-slate-600">/mo</span>
+      <span className="text-base font-medium text-ink-600">/mo</span>
     </span>
   );
 }
 
 export function PricingSection() {
   return (
-    <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-16 bg-slate-50 py-16 sm:py-24">
+    <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-16 bg-ink-50 py-16 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading
           id="pricing-title"
@@ -30,19 +30,19 @@ export function PricingSection() {
             return (
               <li
                 key={plan.title}
-                className={`relative flex flex-col rounded-2xl bg-white p-6 shadow-sm sm:p-8 ${plan.featured ? 'ring-2 ring-blue-700' : 'ring-1 ring-slate-200'}`}
+                className={`relative flex flex-col rounded-2xl bg-paper p-6 shadow-sm sm:p-8 ${plan.featured ? 'ring-2 ring-blue-700 dark:ring-blue-400' : 'ring-1 ring-ink-200'}`}
               >
                 {plan.featured ? (
                   <p className="absolute -top-3 left-6 rounded-full bg-blue-700 px-3 py-1 text-xs font-semibold text-white">Most popular</p>
                 ) : null}
                 <h3 className={`text-xl font-bold ${theme.text}`}>{plan.title}</h3>
-                <p className="mt-1 text-slate-600">{plan.subtitle}</p>
+                <p className="mt-1 text-ink-600">{plan.subtitle}</p>
                 <p className="mt-6">
                   <Price plan={plan} />
                 </p>
                 <ul className="mt-6 flex-1 space-y-3">
                   {plan.features.map((feature) => (
-                    <li key={feature} className="flex items-center gap-2 text-slate-800">
+                    <li key={feature} className="flex items-center gap-2 text-ink-800">
                       <Check aria-hidden="true" className={`size-5 shrink-0 ${theme.text}`} />
                       {feature}
                     </li>

@@ -29,7 +29,7 @@ export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: Ne
       <TextField label="Title" name="title" required value={values.title} error={errors.title} onChange={(e) => set('title')(e.target.value)} />
       <TextField label="Summary" name="summary" required value={values.summary} error={errors.summary} onChange={(e) => set('summary')(e.target.value)} />
       <div>
-        <label htmlFor={bodyId} className="mb-1.5 block text-sm font-medium text-slate-800">
+        <label htmlFor={bodyId} className="mb-1.5 block text-sm font-medium text-ink-800">
           Body
         </label>
         <textarea
@@ -40,16 +40,16 @@ export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: Ne
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={errors.body ? `${bodyId}-error` : undefined}
           onChange={(e) => set('body')(e.target.value)}
-          className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 ${errors.body ? 'border-red-600' : 'border-slate-300'}`}
+          className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 ${errors.body ? 'border-danger-line' : 'border-ink-300'}`}
         />
         {errors.body ? (
-          <p id={`${bodyId}-error`} className="mt-1 text-sm text-red-700">
+          <p id={`${bodyId}-error`} className="mt-1 text-sm text-danger">
             {errors.body}
           </p>
         ) : null}
       </div>
       <TextField label="Image URL" name="imageUrl" type="url" value={values.imageUrl} error={errors.imageUrl} onChange={(e) => set('imageUrl')(e.target.value)} />
-      <label className="flex items-center gap-2 text-slate-800">
+      <label className="flex items-center gap-2 text-ink-800">
         <input type="checkbox" checked={values.published} onChange={(e) => set('published')(e.target.checked)} className="size-4" />
         Published
       </label>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { badgeTone } from '@/components/badge-styles';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
 import type { NewsSummary } from '../api/news-feed';
@@ -18,17 +19,17 @@ export function NewsList({ items, isAdmin, deleting, onDelete }: NewsListProps) 
   return (
     <ul className="grid gap-4">
       {items.map((item) => (
-        <li key={item.id} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200" data-testid="news-item">
-          <p className="text-sm text-slate-600">
+        <li key={item.id} className="rounded-2xl bg-paper p-6 shadow-sm ring-1 ring-ink-200" data-testid="news-item">
+          <p className="text-sm text-ink-600">
             {newsDate(item)} · {item.author?.name ?? 'Talent Suite'}
-            {item.published ? null : <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Draft</span>}
+            {item.published ? null : <span className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.warning}`}>Draft</span>}
           </p>
-          <h2 className="mt-1 text-xl font-bold text-slate-900">
+          <h2 className="mt-1 text-xl font-bold text-ink-900">
             <Link to={paths.newsItem.getHref(item.id)} className="hover:underline">
               {item.title}
             </Link>
           </h2>
-          <p className="mt-2 text-slate-700">{item.summary}</p>
+          <p className="mt-2 text-ink-700">{item.summary}</p>
           {isAdmin ? (
             <button type="button" disabled={deleting} onClick={() => onDelete(item)} className={`${buttonClass('secondary', 'sm')} mt-4`}>
               Delete<span className="sr-only"> {item.title}</span>

@@ -37,7 +37,7 @@ function Article({ id }: { id: string }) {
   let content;
   if (loading && !item) {
     content = (
-      <p role="status" className="flex items-center gap-2 text-slate-700">
+      <p role="status" className="flex items-center gap-2 text-ink-700">
         <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
         Loading news...
       </p>
@@ -45,8 +45,8 @@ function Article({ id }: { id: string }) {
   } else if (!item) {
     content = (
       <>
-        <h1 className="text-3xl font-bold text-slate-900">News item not found</h1>
-        <p className="mt-2 text-slate-700">{graphQLErrorCode(error) === 'NOT_FOUND' ? 'It may have been removed.' : graphQLMessage(error, 'Something went wrong')}</p>
+        <h1 className="text-3xl font-bold text-ink-900">News item not found</h1>
+        <p className="mt-2 text-ink-700">{graphQLErrorCode(error) === 'NOT_FOUND' ? 'It may have been removed.' : graphQLMessage(error, 'Something went wrong')}</p>
       </>
     );
   } else if (editing) {
@@ -54,22 +54,22 @@ function Article({ id }: { id: string }) {
   } else {
     content = (
       <article>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-ink-600">
           {newsDate(item)} · {item.author?.name ?? 'Talent Suite'}
         </p>
-        <h1 className="mt-1 text-3xl font-bold text-slate-900">{item.title}</h1>
+        <h1 className="mt-1 text-3xl font-bold text-ink-900">{item.title}</h1>
         {isAdmin ? (
           <button type="button" onClick={() => setEditing(true)} className={`${buttonClass('secondary', 'sm')} mt-3`}>
             Edit<span className="sr-only"> {item.title}</span>
           </button>
         ) : null}
         {item.imageUrl ? <img src={item.imageUrl} alt="" className="mt-6 w-full rounded-2xl object-cover" /> : null}
-        <p className="mt-6 text-lg text-slate-800">{item.summary}</p>
+        <p className="mt-6 text-lg text-ink-800">{item.summary}</p>
         {item.body
           .split(/\n\s*\n/)
           .filter((paragraph) => paragraph.trim() !== '')
           .map((paragraph, index) => (
-            <p key={index} className="mt-4 whitespace-pre-line text-slate-800">
+            <p key={index} className="mt-4 whitespace-pre-line text-ink-800">
               {paragraph}
             </p>
           ))}
@@ -78,7 +78,7 @@ function Article({ id }: { id: string }) {
   }
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <Link to={paths.news.getHref()} className="text-sm font-semibold text-indigo-800 hover:underline">
+      <Link to={paths.news.getHref()} className="text-sm font-semibold text-accent-strong hover:underline">
         ← All news
       </Link>
       <div className="mt-4">{content}</div>
@@ -104,7 +104,7 @@ function EditPost({ item, onDone }: { item: NewsArticle; onDone: () => void }) {
   };
   return (
     <>
-      <h1 className="text-3xl font-bold text-slate-900">Edit post</h1>
+      <h1 className="text-3xl font-bold text-ink-900">Edit post</h1>
       <div className="mt-6">
         <NewPostForm initial={initial} pending={loading} errors={errors} onSubmit={save} onCancel={onDone} />
       </div>

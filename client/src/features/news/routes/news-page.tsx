@@ -40,7 +40,7 @@ function Feed() {
 
   if (!data && loading) {
     return (
-      <p role="status" className="flex items-center gap-2 px-4 py-12 text-slate-700">
+      <p role="status" className="flex items-center gap-2 px-4 py-12 text-ink-700">
         <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
         Loading news...
       </p>
@@ -65,7 +65,7 @@ function Feed() {
       <div className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
         {isAdmin ? <NewPost /> : null}
         {error && !data ? (
-          <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">
+          <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
             {graphQLMessage(error, 'Something went wrong')}
           </p>
         ) : null}

@@ -25,12 +25,12 @@ export function DeleteAccountDialog({ open, pending, onCancel, onConfirm }: Dele
 
   if (!open) return null;
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4">
-      <div role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl">
-        <h2 id={titleId} className="text-lg font-bold text-slate-900">
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">
+      <div role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} className="w-full max-w-md rounded-2xl bg-paper p-6 shadow-xl">
+        <h2 id={titleId} className="text-lg font-bold text-ink-900">
           Delete your account?
         </h2>
-        <p id={textId} className="mt-2 text-slate-700">
+        <p id={textId} className="mt-2 text-ink-700">
           This permanently deletes your account, signs you out everywhere and cannot be undone.
         </p>
         <div className="mt-6 flex justify-end gap-2">

@@ -1,5 +1,6 @@
 import { ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { badgeTone } from '@/components/badge-styles';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
 import type { ProfileUser } from '../api/profile-user';
@@ -13,7 +14,7 @@ const onOff = (on: boolean) => (on ? 'On' : 'Off');
 
 const link = (href: string | null) =>
   href ? (
-    <a href={href} target="_blank" rel="noopener noreferrer" className="text-indigo-700 underline-offset-2 hover:underline">
+    <a href={href} target="_blank" rel="noopener noreferrer" className="text-accent underline-offset-2 hover:underline">
       {href}
     </a>
   ) : null;
@@ -70,10 +71,10 @@ export function SecuritySection({ twoFactorEnabled }: { twoFactorEnabled: boolea
     <SectionCard title="Security">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div className="flex items-center gap-3">
-          <ShieldCheck aria-hidden="true" className="size-6 text-indigo-700" />
-          <span className="font-medium text-slate-800">Two-factor authentication</span>
+          <ShieldCheck aria-hidden="true" className="size-6 text-accent" />
+          <span className="font-medium text-ink-800">Two-factor authentication</span>
           <span
-            className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${twoFactorEnabled ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-200 text-slate-800'}`}
+            className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeTone[twoFactorEnabled ? 'success' : 'neutral']}`}
           >
             {twoFactorEnabled ? 'Enabled' : 'Disabled'}
           </span>

@@ -54,7 +54,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
   };
 
   const toggle = (key: keyof ProfileFormValues['notifications'], label: string) => (
-    <label className="flex items-center gap-3 text-slate-800">
+    <label className="flex items-center gap-3 text-ink-800">
       <input
         type="checkbox"
         name={`preferences.notifications.${key}`}
@@ -82,7 +82,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
           {field('born', 'Date of Birth', { type: 'date', autoComplete: 'bday' })}
           {field('website', 'Website', { type: 'url', placeholder: 'https://example.com', autoComplete: 'url', className: 'sm:col-span-2' })}
           <div className="sm:col-span-2">
-            <label htmlFor="profile-bio" className="mb-1.5 block text-sm font-medium text-slate-800">
+            <label htmlFor="profile-bio" className="mb-1.5 block text-sm font-medium text-ink-800">
               Bio
             </label>
             <textarea
@@ -97,10 +97,10 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
                 setValues((current) => ({ ...current, text: { ...current.text, bio: value } }));
                 clearError('bio');
               }}
-              className={`block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-indigo-600 ${errors.bio ? 'border-red-600' : 'border-slate-300'}`}
+              className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${errors.bio ? 'border-danger-line' : 'border-ink-300'}`}
             />
             {errors.bio ? (
-              <p id="profile-bio-error" className="mt-1 text-sm text-red-700">
+              <p id="profile-bio-error" className="mt-1 text-sm text-danger">
                 {errors.bio}
               </p>
             ) : null}
@@ -115,16 +115,16 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
       </SectionCard>
       <SectionCard title="Preferences">
         <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm font-medium text-slate-800">Notifications</legend>
+          <legend className="mb-2 text-sm font-medium text-ink-800">Notifications</legend>
           {toggle('email', 'Email notifications')}
           {toggle('sms', 'SMS notifications')}
           {toggle('push', 'Push notifications')}
         </fieldset>
         <fieldset className="mt-4">
-          <legend className="mb-2 text-sm font-medium text-slate-800">Theme</legend>
+          <legend className="mb-2 text-sm font-medium text-ink-800">Theme</legend>
           <div className="flex gap-4">
             {(['light', 'dark'] as const).map((theme) => (
-              <label key={theme} className="flex items-center gap-2 text-slate-800">
+              <label key={theme} className="flex items-center gap-2 text-ink-800">
                 <input
                   type="radio"
                   name="preferences.theme"
@@ -140,7 +140,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
               </label>
             ))}
           </div>
-          {errors['preferences.theme'] ? <p className="mt-1 text-sm text-red-700">{errors['preferences.theme']}</p> : null}
+          {errors['preferences.theme'] ? <p className="mt-1 text-sm text-danger">{errors['preferences.theme']}</p> : null}
         </fieldset>
       </SectionCard>
       <div className="flex flex-wrap justify-end gap-2">

@@ -28,9 +28,9 @@ export function ProfilePage() {
   const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
   usePageMeta('Profile', 'Your personal information, social profiles, address, preferences and security settings.');
   return (
-    <div className="bg-slate-50 px-4 py-8 sm:py-12">
+    <div className="bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
-        <h1 className="mb-6 text-3xl font-bold text-slate-900">Profile</h1>
+        <h1 className="mb-6 text-3xl font-bold text-ink-900">Profile</h1>
         <ApolloProvider client={client}>
           <ProfileGate />
         </ApolloProvider>
@@ -41,7 +41,7 @@ export function ProfilePage() {
 
 function LoadingProfile() {
   return (
-    <p role="status" className="flex items-center gap-2 text-slate-700">
+    <p role="status" className="flex items-center gap-2 text-ink-700">
       <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
       Loading profile...
     </p>
@@ -50,9 +50,9 @@ function LoadingProfile() {
 
 function SignInPrompt() {
   return (
-    <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
-      <p className="text-lg font-semibold text-slate-900">Please sign in to view your profile.</p>
-      <p className="mt-1 text-slate-600">Your profile is available once you are signed in.</p>
+    <div className="rounded-2xl bg-paper p-8 text-center shadow-sm ring-1 ring-ink-200">
+      <p className="text-lg font-semibold text-ink-900">Please sign in to view your profile.</p>
+      <p className="mt-1 text-ink-600">Your profile is available once you are signed in.</p>
       <Link to={`${paths.auth.login.getHref()}?redirect=${encodeURIComponent(paths.profile.getHref())}`} className={`${buttonClass('primary', 'md')} mt-5`}>
         Sign In
       </Link>
@@ -74,7 +74,7 @@ function ProfileContent() {
   if (graphQLErrorCode(error) === 'UNAUTHENTICATED') return <SignInPrompt />;
   if (!data) {
     return (
-      <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">
+      <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
         {graphQLMessage(error, 'Something went wrong')}
       </p>
     );

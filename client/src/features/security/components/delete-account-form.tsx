@@ -13,7 +13,7 @@ export function DeleteAccountForm({ email, pending, onDelete }: DeleteAccountFor
   };
   return (
     <form noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
-      <p className="text-slate-700">
+      <p className="text-ink-700">
         This deletes your account, signs you out everywhere and cannot be undone. Type <strong className="break-all">{email}</strong> to confirm.
       </p>
       <TextField label="Your email" name="confirmEmail" type="email" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />

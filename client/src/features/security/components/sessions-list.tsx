@@ -1,4 +1,5 @@
 import { Laptop } from 'lucide-react';
+import { badgeTone } from '@/components/badge-styles';
 import { buttonClass } from '@/components/button-styles';
 import type { AccountSession } from '../api/sessions';
 
@@ -16,16 +17,16 @@ export function SessionsList({ sessions, pending, onRevoke, onRevokeOthers }: Se
   const others = sessions.filter((session) => !session.current).length;
   return (
     <div>
-      <ul className="divide-y divide-slate-200 rounded-xl ring-1 ring-slate-200">
+      <ul className="divide-y divide-ink-200 rounded-xl ring-1 ring-ink-200">
         {sessions.map((session) => (
           <li key={session.id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="session">
-            <Laptop aria-hidden="true" className="size-5 text-slate-500" />
+            <Laptop aria-hidden="true" className="size-5 text-ink-500" />
             <div className="min-w-0 flex-1">
-              <p className="font-medium text-slate-900">
+              <p className="font-medium text-ink-900">
                 {session.browser} on {session.os}
-                {session.current ? <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">This device</span> : null}
+                {session.current ? <span className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.success}`}>This device</span> : null}
               </p>
-              <p className="text-sm text-slate-700">
+              <p className="text-sm text-ink-700">
                 {session.ip ?? 'Unknown address'} · signed in {when(session.signedInAt)} · last active {when(session.lastActiveAt)}
               </p>
             </div>

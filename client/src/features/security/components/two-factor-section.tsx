@@ -1,5 +1,6 @@
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
+import { badgeTone } from '@/components/badge-styles';
 import { buttonClass } from '@/components/button-styles';
 import { SectionCard } from '@/components/section-card';
 import { TextField } from '@/components/text-field';
@@ -35,7 +36,7 @@ export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
   else
     body = (
       <div className="grid gap-4">
-        <p className="text-slate-700">Protect your account with a code from an authenticator app (Google Authenticator, 1Password, Authy…) each time you sign in.</p>
+        <p className="text-ink-700">Protect your account with a code from an authenticator app (Google Authenticator, 1Password, Authy…) each time you sign in.</p>
         <div>
           <button type="button" onClick={() => void begin()} disabled={startState.loading} className={buttonClass('primary', 'md')}>
             {startState.loading ? 'Starting…' : 'Set up two-factor'}
@@ -48,7 +49,7 @@ export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
     <SectionCard
       title="Two-factor sign-in"
       action={
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${on ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-200 text-slate-800'}`}>{on ? 'Enabled' : 'Disabled'}</span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeTone[on ? 'success' : 'neutral']}`}>{on ? 'Enabled' : 'Disabled'}</span>
       }
     >
       {body}
@@ -79,15 +80,15 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
   };
   return (
     <div className="grid gap-6 md:grid-cols-[auto_1fr] md:items-start">
-      <figure className="justify-self-start rounded-xl bg-white p-3 ring-1 ring-slate-200">
+      <figure className="justify-self-start rounded-xl bg-white p-3 ring-1 ring-ink-200">
         <QRCodeSVG value={setup.otpauthUri} size={176} marginSize={2} title="QR code for your authenticator app" role="img" aria-label="QR code for your authenticator app" />
       </figure>
       <div className="grid gap-4">
-        <ol className="list-decimal space-y-1 pl-5 text-slate-700">
+        <ol className="list-decimal space-y-1 pl-5 text-ink-700">
           <li>Scan the QR code with your authenticator app.</li>
           <li>
             Can&apos;t scan it? Enter this secret instead:{' '}
-            <code data-testid="two-factor-secret" data-secret={setup.secret} className="break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm text-slate-900">
+            <code data-testid="two-factor-secret" data-secret={setup.secret} className="break-all rounded bg-ink-100 px-1.5 py-0.5 font-mono text-sm text-ink-900">
               {groupedSecret(setup.secret)}
             </code>
           </li>
@@ -135,10 +136,10 @@ function RecoveryCodes({ email, codes, onDone }: { email: string; codes: string[
   };
   return (
     <div className="grid gap-4">
-      <p className="text-slate-700">
+      <p className="text-ink-700">
         Save these recovery codes now: they are shown only this once. Each one signs you in a single time if you lose your authenticator app.
       </p>
-      <ol aria-label="Recovery codes" className="grid grid-cols-2 gap-2 rounded-xl bg-slate-100 p-4 font-mono text-slate-900 sm:max-w-md">
+      <ol aria-label="Recovery codes" className="grid grid-cols-2 gap-2 rounded-xl bg-ink-100 p-4 font-mono text-ink-900 sm:max-w-md">
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -176,7 +177,7 @@ function DisableForm() {
   };
   return (
     <div className="grid gap-4">
-      <p className="text-slate-700">Signing in asks for a code from your authenticator app. To turn it off, confirm with your password and a code (or a recovery code).</p>
+      <p className="text-ink-700">Signing in asks for a code from your authenticator app. To turn it off, confirm with your password and a code (or a recovery code).</p>
       <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
         <TextField
           label="Password"

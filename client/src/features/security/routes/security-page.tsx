@@ -28,9 +28,9 @@ export function SecurityPage() {
   const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
   usePageMeta('Security', 'Change your password, turn on two-factor sign-in, and see or sign out the devices signed in to your account.');
   return (
-    <div className="bg-slate-50 px-4 py-8 sm:py-12">
+    <div className="bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
-        <h1 className="mb-6 text-3xl font-bold text-slate-900">Security</h1>
+        <h1 className="mb-6 text-3xl font-bold text-ink-900">Security</h1>
         <ApolloProvider client={client}>
           <SecurityGate />
         </ApolloProvider>
@@ -41,7 +41,7 @@ export function SecurityPage() {
 
 function Loading() {
   return (
-    <p role="status" className="flex items-center gap-2 text-slate-700">
+    <p role="status" className="flex items-center gap-2 text-ink-700">
       <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
       Loading security settings...
     </p>
@@ -50,9 +50,9 @@ function Loading() {
 
 function SignInPrompt() {
   return (
-    <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
-      <p className="text-lg font-semibold text-slate-900">Please sign in to manage your account's security.</p>
-      <p className="mt-1 text-slate-600">Your password and devices are available once you are signed in.</p>
+    <div className="rounded-2xl bg-paper p-8 text-center shadow-sm ring-1 ring-ink-200">
+      <p className="text-lg font-semibold text-ink-900">Please sign in to manage your account's security.</p>
+      <p className="mt-1 text-ink-600">Your password and devices are available once you are signed in.</p>
       <Link to={`${paths.auth.login.getHref()}?redirect=${encodeURIComponent(paths.security.getHref())}`} className={`${buttonClass('primary', 'md')} mt-5`}>
         Sign In
       </Link>
@@ -97,7 +97,7 @@ function ChangePasswordSection() {
   };
   return (
     <SectionCard title="Change password">
-      <p className="mb-4 text-slate-700">Every other device is signed out when your password changes; this one stays signed in.</p>
+      <p className="mb-4 text-ink-700">Every other device is signed out when your password changes; this one stays signed in.</p>
       <ChangePasswordForm key={formKey} needsCurrent pending={loading} errors={errors} onEdit={edit} onSubmit={(values) => void submit(values)} />
     </SectionCard>
   );
@@ -125,7 +125,7 @@ function SessionsSection() {
   let body;
   if (loading && !data) body = <Loading />;
   else if (graphQLErrorCode(error) === 'UNAUTHENTICATED') body = <SignInPrompt />;
-  else if (!data) body = <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-red-900">{graphQLMessage(error, 'Something went wrong')}</p>;
+  else if (!data) body = <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">{graphQLMessage(error, 'Something went wrong')}</p>;
   else
     body = (
       <SessionsList
