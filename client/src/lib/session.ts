@@ -13,6 +13,8 @@ export type SessionUser = {
   email?: string | null;
   role?: string | null;
   status?: string | null;
+  /** Only the theme is read here (it colours the whole site); the profile reads the rest. */
+  preferences?: { theme?: string | null } | null;
 };
 
 export type Session =

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useConfig } from '@/lib/config-context';
+import { useThemeSync } from '@/lib/use-theme';
 import { Footer } from './footer';
 import { Header } from './header';
 import { PageLoading } from './page-loading';
@@ -24,10 +25,14 @@ function useFocusMainOnNavigation() {
   }, [pathname]);
 }
 
-/** Shared layout of every page: skip link, sticky header, main landmark, footer. */
+/**
+ * Shared layout of every page: skip link, sticky header, main landmark, footer. It also keeps
+ * the site's theme in step with the session (the user's preference, or the system's).
+ */
 export function RootLayout() {
   const { isLocal } = useConfig();
   useFocusMainOnNavigation();
+  useThemeSync();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

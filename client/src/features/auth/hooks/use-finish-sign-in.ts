@@ -1,6 +1,8 @@
 import { useCallback } from 'react';
 import { accountToast } from '@/lib/account-toast';
 import { markSignedIn, type SessionUser } from '@/lib/session';
+import { userTheme } from '@/lib/theme';
+import { rememberTheme } from '@/lib/theme-storage';
 import { storeToken } from '@/lib/token-storage';
 
 /** Test seam for the full-page navigation that ends a sign-in. */
@@ -15,6 +17,8 @@ export const fullPageNavigation = {
 export function useFinishSignIn() {
   return useCallback((data: { user: SessionUser; token: string }, message: string, target: string) => {
     storeToken(data.token);
+    // Remembered now, not after a render: the next page paints in the user's theme at once.
+    rememberTheme(userTheme(data.user.preferences?.theme));
     markSignedIn(data.user);
     accountToast.success(message);
     fullPageNavigation.assign(target);

@@ -51,6 +51,21 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
   });
 
+  it("remembers the user's theme before leaving, so the next page paints in it", async () => {
+    const lightUser = { ...user, preferences: { notifications: { email: true, sms: false, push: true }, theme: 'light' } };
+    mockApi({ '/auth/login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user: lightUser, token: 'jwt-1' } } } });
+    const { events, assign } = setup();
+    let rememberedAtLeave: string | null = null;
+    assign.mockImplementation(() => {
+      rememberedAtLeave = window.localStorage.getItem('theme');
+    });
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledOnce());
+    expect(rememberedAtLeave).toBe('light');
+  });
+
   it('honours a redirect to a platform origin and ignores any other', async () => {
     mockApi({ '/auth/login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 't' } } } });
     const { events, assign } = setup(`/login?redirect=${encodeURIComponent('https://career.example.test/roadmap')}`);

@@ -19,8 +19,8 @@ const withTypenames = (user: ProfileUser) => ({
 });
 
 /** A fake server: /auth/verify signs in, and GraphQL answers Me, UpdateProfile and DeleteUser. */
-function mockServer({ signedIn = true, meError }: { signedIn?: boolean; meError?: string } = {}) {
-  let user = { ...sampleUser };
+function mockServer({ signedIn = true, meError, theme = sampleUser.preferences.theme }: { signedIn?: boolean; meError?: string; theme?: string } = {}) {
+  let user = { ...sampleUser, preferences: { ...sampleUser.preferences, theme } };
   const operations: GraphQLBody[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
@@ -36,11 +36,11 @@ function mockServer({ signedIn = true, meError }: { signedIn?: boolean; meError?
       return jsonResponse(200, { data: { me: withTypenames(user) } });
     }
     if (body.operationName === 'UpdateProfile') {
-      const input = body.variables?.input as { website?: string | null };
+      const input = body.variables?.input as { website?: string | null; preferences?: { theme?: string } };
       if (input.website === 'https://bad.example') {
         return jsonResponse(200, { data: null, errors: [{ message: 'Website must be a valid http(s) URL', extensions: { code: 'BAD_USER_INPUT', errors: { website: 'Website must be a valid http(s) URL' } } }] });
       }
-      user = { ...user, website: input.website ?? null, name: 'Asha R.' };
+      user = { ...user, website: input.website ?? null, name: 'Asha R.', preferences: { ...user.preferences, theme: input.preferences?.theme ?? user.preferences.theme } };
       return jsonResponse(200, { data: { updateProfile: { __typename: 'UserPayload', message: 'Profile updated', user: withTypenames(user) } } });
     }
     return jsonResponse(200, { data: { deleteUser: { __typename: 'MessagePayload', message: 'Account deleted' } } });
@@ -50,6 +50,8 @@ function mockServer({ signedIn = true, meError }: { signedIn?: boolean; meError?
 }
 
 const routes = [{ path: '/', element: <h1>Home route</h1> }];
+
+const sessionTheme = () => getQueryState<{ user: { preferences?: { theme?: string } } }>(SESSION_QUERY_KEY).data?.user.preferences?.theme;
 
 describe('ProfilePage', () => {
   it('shows Loading profile... and then the sections', async () => {
@@ -107,6 +109,26 @@ describe('ProfilePage', () => {
     const update = server.operations.filter((operation) => operation.operationName === 'UpdateProfile').at(-1);
     expect(update?.variables?.input).toMatchObject({ website: 'https://asha.dev', preferences: { notifications: { email: true, sms: false, push: true }, theme: 'dark' } });
     expect(getQueryState<{ user: { name: string } }>(SESSION_QUERY_KEY).data?.user.name).toBe('Asha R.');
+  });
+
+  it("hands the loaded profile to the session, so the site takes the user's theme", async () => {
+    mockServer({ theme: 'light' });
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await screen.findByRole('heading', { name: 'Preferences' });
+    expect(screen.getByText('Light')).toBeInTheDocument();
+    await waitFor(() => expect(sessionTheme()).toBe('light'));
+  });
+
+  it('puts a saved theme in the session at once, so the whole site switches on save', async () => {
+    mockServer();
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await events.click(await screen.findByRole('button', { name: 'Edit profile' }));
+    await waitFor(() => expect(sessionTheme()).toBe('dark'));
+    await events.click(screen.getByRole('radio', { name: 'Light' }));
+    await events.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(sessionTheme()).toBe('light');
   });
 
   it('deletes the account after confirmation, forgets the token and goes home', async () => {

@@ -1,6 +1,6 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle, Pencil, Trash2 } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
@@ -70,6 +70,12 @@ function ProfileGate() {
 
 function ProfileContent() {
   const { data, loading, error } = useMe();
+  // The profile is the freshest copy of the user: the header and the site's theme follow it
+  // (the session check may be up to 10 minutes old, or from before a change on another device).
+  const me = data?.me;
+  useEffect(() => {
+    if (me) markSignedIn(me);
+  }, [me]);
   if (loading && !data) return <LoadingProfile />;
   if (graphQLErrorCode(error) === 'UNAUTHENTICATED') return <SignInPrompt />;
   if (!data) {
