@@ -1,32 +1,12 @@
 // Every route renders inside the shared layout with one h1, its own title and description,
-// and no serious or critical axe violation; unknown routes get the 404 page. The account
-// screens have their own suite (accounts.test.mjs).
+// and no serious or critical axe violation in either theme (a visitor's system setting picks
+// it); unknown routes get the 404 page. The account screens have their own suites
+// (accounts.test.mjs, and theme.test.mjs for both themes).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp } from './support/app-server.mjs';
 import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
-
-const APP = 'Talent Suite';
-
-const routes = [
-  { path: '/', h1: 'Next-Gen AI Talent Solutions', title: APP },
-  { path: '/news', h1: 'News' },
-  { path: '/jobs', h1: 'Jobs' },
-  { path: '/about', h1: 'About Us' },
-  { path: '/contact', h1: 'Contact Us' },
-  { path: '/solutions', h1: 'Solutions' },
-  { path: '/resources', h1: 'Resources' },
-  { path: '/company', h1: 'Company' },
-  { path: '/platforms/hire', h1: 'Hire Platform' },
-  { path: '/platforms/campus', h1: 'Campus Platform' },
-  { path: '/platforms/career', h1: 'Career Platform' },
-  { path: '/privacy-policy', h1: 'Privacy Policy' },
-  { path: '/terms-service', h1: 'Terms of Service' },
-  { path: '/cookie-policy', h1: 'Cookie Policy' },
-  { path: '/accessibility', h1: 'Accessibility' },
-  { path: '/security', h1: 'Security', signedOutText: "Please sign in to manage your account's security." },
-  { path: '/status', h1: 'System Status' },
-];
+import { APP, publicRoutes as routes } from './support/pages.mjs';
 
 let app;
 let browser;
@@ -55,34 +35,50 @@ async function expectPageBasics(page, { h1, title }) {
 }
 
 describe('routes', () => {
-  for (const route of routes) {
-    test(`${route.path} renders "${route.h1}" with its title and no serious a11y violation`, async () => {
-      await withPage(browser, app.baseURL, `route ${route.path}`, async (page) => {
-        const response = await page.goto(route.path);
-        assert.equal(response?.status(), 200);
-        await expectPageBasics(page, { h1: route.h1, title: route.title ?? `${route.h1} | ${APP}` });
-        if (route.signedOutText) {
-          await page.getByText(route.signedOutText).waitFor();
-        } else if (route.path !== '/') {
-          assert.equal(await page.getByRole('progressbar', { name: 'Under Construction' }).getAttribute('aria-valuenow'), '60');
-          assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
-        }
-        // Let the session check settle so the header is in its final state for axe.
-        await page.getByRole('link', { name: 'Sign In' }).first().waitFor({ state: 'attached' });
-        assert.deepEqual(await seriousA11yViolations(page), []);
+  for (const theme of ['light', 'dark']) {
+    for (const route of routes) {
+      test(`${route.path} renders "${route.h1}" with its title and no serious a11y violation (${theme} theme)`, async () => {
+        await withPage(
+          browser,
+          app.baseURL,
+          `route ${route.path} ${theme}`,
+          async (page) => {
+            const response = await page.goto(route.path);
+            assert.equal(response?.status(), 200);
+            await expectPageBasics(page, { h1: route.h1, title: route.title ?? `${route.h1} | ${APP}` });
+            if (route.signedOutText) {
+              await page.getByText(route.signedOutText).waitFor();
+            } else if (route.path !== '/') {
+              assert.equal(await page.getByRole('progressbar', { name: 'Under Construction' }).getAttribute('aria-valuenow'), '60');
+              assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
+            }
+            // Let the session check settle so the header is in its final state for axe.
+            await page.getByRole('link', { name: 'Sign In' }).first().waitFor({ state: 'attached' });
+            assert.equal(await page.locator('html').getAttribute('data-theme'), theme);
+            assert.deepEqual(await seriousA11yViolations(page), []);
+          },
+          { colorScheme: theme },
+        );
       });
+    }
+
+    test(`an unknown route answers HTTP 404 and shows the 404 page inside the layout (${theme} theme)`, async () => {
+      await withPage(
+        browser,
+        app.baseURL,
+        `route 404 ${theme}`,
+        async (page) => {
+          const response = await page.goto('/no-such-page/at-all');
+          assert.equal(response?.status(), 404);
+          await expectPageBasics(page, { h1: 'Page not found', title: `Page Not Found | ${APP}` });
+          assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
+          assert.equal(await page.locator('html').getAttribute('data-theme'), theme);
+          assert.deepEqual(await seriousA11yViolations(page), []);
+        },
+        { colorScheme: theme },
+      );
     });
   }
-
-  test('an unknown route answers HTTP 404 and shows the 404 page inside the layout', async () => {
-    await withPage(browser, app.baseURL, 'route 404', async (page) => {
-      const response = await page.goto('/no-such-page/at-all');
-      assert.equal(response?.status(), 404);
-      await expectPageBasics(page, { h1: 'Page not found', title: `Page Not Found | ${APP}` });
-      assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
-      assert.deepEqual(await seriousA11yViolations(page), []);
-    });
-  });
 
   test('a page whose runtime configuration lacks a required value shows only the missing name', async () => {
     await withPage(browser, app.baseURL, 'missing config', async (page) => {

@@ -30,3 +30,15 @@ export async function verifiedAccount(baseURL, { name, email, password = 'quietR
   assert.equal(verified.status, 200, JSON.stringify(verified.body));
   return { email, password, token: verified.body.data.token };
 }
+
+/** Saves `preferences.theme` for the account through PUT /api/users/profile. */
+export async function saveThemePreference(baseURL, token, theme) {
+  const response = await fetch(`${baseURL}/api/users/profile`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ preferences: { theme } }),
+  });
+  const body = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.equal(body.data.user.preferences.theme, theme);
+}

@@ -37,10 +37,11 @@ export async function screenshot(page, name) {
 
 /**
  * Runs `fn` with a fresh context and page; on failure a full-page screenshot named after the
- * test is kept in e2e/artifacts/ before the error is rethrown.
+ * test is kept in e2e/artifacts/ before the error is rethrown. `colorScheme` is the system
+ * setting the page sees (prefers-color-scheme), which a visitor's theme follows.
  */
-export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP } = {}) {
-  const context = await browser.newContext({ baseURL, viewport });
+export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ baseURL, viewport, colorScheme });
   const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(error));
