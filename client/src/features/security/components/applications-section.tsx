@@ -26,16 +26,16 @@ export function ApplicationsSection() {
     }
   };
   let body;
-  if (loading && !data) body = <p className="text-slate-700">Loading applications...</p>;
-  else if (apps.length === 0) body = <p className="text-slate-700">No other application can sign you in with your account. Hire, Campus and Career always can.</p>;
+  if (loading && !data) body = <p className="text-ink-700">Loading applications...</p>;
+  else if (apps.length === 0) body = <p className="text-ink-700">No other application can sign you in with your account. Hire, Campus and Career always can.</p>;
   else
     body = (
-      <ul className="divide-y divide-slate-200">
+      <ul className="divide-y divide-ink-200">
         {apps.map((app) => (
           <li key={app.clientId} data-testid="application" className="flex flex-wrap items-center justify-between gap-3 py-3">
             <div>
-              <p className="font-semibold text-slate-900">{app.name}</p>
-              <p className="text-sm text-slate-700">
+              <p className="font-semibold text-ink-900">{app.name}</p>
+              <p className="text-sm text-ink-700">
                 Sees {app.scopes.map((scope) => SCOPE_WORDS[scope] ?? scope).join(', ')} · allowed {since(app.since)}
               </p>
             </div>
