@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -67,6 +67,11 @@ e2e: build-client
 
 bench:
 	./bench/run.sh
+
+## Verify, sign-in and the news list with a million accounts and sessions stored (both databases).
+bench-growth:
+	DATABASE=sqlite ./bench/growth.sh
+	DATABASE=postgres ./bench/growth.sh
 
 schema:
 	cargo run -q -p api -- export-schema --out schema.graphql

@@ -7,6 +7,7 @@ mod m20261122_000001_initial;
 mod m20261124_000002_security;
 mod m20261125_000003_two_factor;
 mod m20261125_000004_openid_provider;
+mod m20261125_000005_news_admin_order;
 
 pub struct Migrator;
 
@@ -18,6 +19,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000002_security::Migration),
             Box::new(m20261125_000003_two_factor::Migration),
             Box::new(m20261125_000004_openid_provider::Migration),
+            Box::new(m20261125_000005_news_admin_order::Migration),
         ]
     }
 }

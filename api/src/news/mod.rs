@@ -99,12 +99,14 @@ pub async fn list(
     }
     if let Some(after) = after {
         // Keyset pagination: items added meanwhile land before the cursor, never inside a page.
+        // The plain `created_at <=` bound lets both databases start the index range at the
+        // cursor, so page 5,000 costs what page 1 does; the OR then drops the ties before it.
         query = query.filter(
-            Condition::any()
-                .add(news::Column::CreatedAt.lt(after.created_at))
+            Condition::all()
+                .add(news::Column::CreatedAt.lte(after.created_at))
                 .add(
-                    Condition::all()
-                        .add(news::Column::CreatedAt.eq(after.created_at))
+                    Condition::any()
+                        .add(news::Column::CreatedAt.lt(after.created_at))
                         .add(news::Column::Id.lt(after.id)),
                 ),
         );
