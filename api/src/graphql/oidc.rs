@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::{context, errors::IntoGql, types::MessagePayload};
 use crate::{
+    accounts::sessions::Viewer,
     audit::{Event, Kind},
     error::Error,
     oidc::clients::{self, AuthorizedApp, Client, NewClient},
@@ -85,6 +86,16 @@ impl From<AuthorizedApp> for AuthorizedApplication {
     }
 }
 
+/// The signed-in admin, or FORBIDDEN.
+async fn admin(ctx: &Context<'_>) -> async_graphql::Result<Viewer> {
+    let (state, meta) = context(ctx);
+    let viewer = meta.viewer(state).await.gql()?;
+    if !viewer.is_admin() {
+        return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+    }
+    Ok(viewer)
+}
+
 #[derive(Default)]
 pub struct OidcQuery;
 
@@ -92,11 +103,8 @@ pub struct OidcQuery;
 impl OidcQuery {
     /// Every registered OpenID client (admins).
     async fn oauth_clients(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<OAuthClient>> {
-        let (state, meta) = context(ctx);
-        let viewer = meta.viewer(state).await.gql()?;
-        if !viewer.is_admin() {
-            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
-        }
+        let (state, _) = context(ctx);
+        admin(ctx).await?;
         Ok(clients::list(&state.db)
             .await
             .gql()?
@@ -135,10 +143,7 @@ impl OidcMutation {
         input: CreateOAuthClientInput,
     ) -> async_graphql::Result<OAuthClientSecretPayload> {
         let (state, meta) = context(ctx);
-        let viewer = meta.viewer(state).await.gql()?;
-        if !viewer.is_admin() {
-            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
-        }
+        let viewer = admin(ctx).await?;
         let new = NewClient {
             name: input.name,
             redirect_uris: input.redirect_uris,
@@ -167,10 +172,7 @@ impl OidcMutation {
         client_id: ID,
     ) -> async_graphql::Result<OAuthClientSecretPayload> {
         let (state, meta) = context(ctx);
-        let viewer = meta.viewer(state).await.gql()?;
-        if !viewer.is_admin() {
-            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
-        }
+        let viewer = admin(ctx).await?;
         let secret = clients::rotate_secret(&state.db, &client_id).await.gql()?;
         let client = clients::find(&state.db, &client_id)
             .await
@@ -196,10 +198,7 @@ impl OidcMutation {
         client_id: ID,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        let viewer = meta.viewer(state).await.gql()?;
-        if !viewer.is_admin() {
-            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
-        }
+        let viewer = admin(ctx).await?;
         clients::delete(&state.db, &client_id).await.gql()?;
         Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
             .detail(format!("deleted {}", client_id.as_str()))

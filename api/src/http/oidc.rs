@@ -23,7 +23,8 @@ use crate::{
     oidc::{
         OAuthError, ProviderExtras, SCOPES,
         authorize::{self, AuthorizeQuery, ConsentForm, LogoutQuery},
-        clients, keys,
+        clients::{self, Client},
+        keys,
         token::{self, TokenForm},
     },
     state::AppState,
@@ -189,27 +190,43 @@ async fn consent(
     }
 }
 
+/// A form whose sender authenticates as a client (token and revocation requests).
+trait ClientCredentials {
+    fn credentials(&self) -> (Option<&str>, Option<&str>);
+}
+
+impl ClientCredentials for TokenForm {
+    fn credentials(&self) -> (Option<&str>, Option<&str>) {
+        (self.client_id.as_deref(), self.client_secret.as_deref())
+    }
+}
+
+/// The form, and the client its credentials (Basic header, or in the body) prove.
+async fn client_form<T: ClientCredentials>(
+    state: &AppState,
+    headers: &HeaderMap,
+    form: Result<Form<T>, FormRejection>,
+) -> Result<(T, Client), OAuthError> {
+    let Ok(Form(form)) = form else {
+        return Err(OAuthError::invalid_request(
+            "The body must be application/x-www-form-urlencoded",
+        ));
+    };
+    let (id, secret) = form.credentials();
+    let client = clients::authenticate(&state.db, headers, id, secret).await?;
+    Ok((form, client))
+}
+
 async fn token_endpoint(
     State(state): State<AppState>,
     headers: HeaderMap,
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Response {
-    let Ok(Form(form)) = form else {
-        return OAuthError::invalid_request("The body must be application/x-www-form-urlencoded")
-            .into_response();
+    let result = async {
+        let (form, client) = client_form(&state, &headers, form).await?;
+        token::exchange(&state, &client, form).await
     };
-    let client = match clients::authenticate(
-        &state.db,
-        &headers,
-        form.client_id.as_deref(),
-        form.client_secret.as_deref(),
-    )
-    .await
-    {
-        Ok(client) => client,
-        Err(err) => return err.into_response(),
-    };
-    match token::exchange(&state, &client, form).await {
+    match result.await {
         Ok(tokens) => no_store(Json(tokens).into_response()),
         Err(err) => err.into_response(),
     }
@@ -255,30 +272,26 @@ struct RevokeForm {
     client_secret: Option<String>,
 }
 
+impl ClientCredentials for RevokeForm {
+    fn credentials(&self) -> (Option<&str>, Option<&str>) {
+        (self.client_id.as_deref(), self.client_secret.as_deref())
+    }
+}
+
 async fn revoke(
     State(state): State<AppState>,
     headers: HeaderMap,
     form: Result<Form<RevokeForm>, FormRejection>,
 ) -> Response {
-    let Ok(Form(form)) = form else {
-        return OAuthError::invalid_request("The body must be application/x-www-form-urlencoded")
-            .into_response();
+    let result = async {
+        let (form, client) = client_form(&state, &headers, form).await?;
+        let token = form
+            .token
+            .filter(|t| !t.is_empty() && t.len() < 256)
+            .ok_or_else(|| OAuthError::invalid_request("token is required"))?;
+        token::revoke(&state, &client, &token).await
     };
-    let client = match clients::authenticate(
-        &state.db,
-        &headers,
-        form.client_id.as_deref(),
-        form.client_secret.as_deref(),
-    )
-    .await
-    {
-        Ok(client) => client,
-        Err(err) => return err.into_response(),
-    };
-    let Some(token) = form.token.filter(|t| !t.is_empty() && t.len() < 256) else {
-        return OAuthError::invalid_request("token is required").into_response();
-    };
-    match token::revoke(&state, &client, &token).await {
+    match result.await {
         Ok(()) => no_store(axum::http::StatusCode::OK.into_response()),
         Err(err) => err.into_response(),
     }

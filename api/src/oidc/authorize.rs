@@ -198,6 +198,31 @@ async fn browser_session(
     Ok(signed_in_at.map(|at| (viewer, at)))
 }
 
+/// The request's client and its redirect URI when both are registered; else the error page
+/// (never a redirect to an address the client did not register).
+async fn registered(
+    state: &AppState,
+    query: &AuthorizeQuery,
+) -> crate::error::Result<Result<(clients::Client, String), Response>> {
+    let Some(client) = clients::find(&state.db, query.client_id.as_deref().unwrap_or_default()).await? else {
+        return Ok(Err(error_page(
+            state,
+            "The application that sent you here is not registered.",
+        )));
+    };
+    match query
+        .redirect_uri
+        .clone()
+        .filter(|uri| client.redirect_uris.contains(uri))
+    {
+        Some(uri) => Ok(Ok((client, uri))),
+        None => Ok(Err(error_page(
+            state,
+            "The application asked to return to an address it has not registered.",
+        ))),
+    }
+}
+
 /// `GET /oauth2/authorize`.
 pub async fn authorize(state: &AppState, caller: &Caller, query: AuthorizeQuery) -> Response {
     match authorize_inner(state, caller, query, false).await {
@@ -213,21 +238,9 @@ async fn authorize_inner(
     consented: bool,
 ) -> crate::error::Result<Response> {
     // Until the client and its redirect URI are known good, nothing is sent back to it.
-    let Some(client) = clients::find(&state.db, query.client_id.as_deref().unwrap_or_default()).await? else {
-        return Ok(error_page(
-            state,
-            "The application that sent you here is not registered.",
-        ));
-    };
-    let Some(redirect_uri) = query
-        .redirect_uri
-        .clone()
-        .filter(|uri| client.redirect_uris.contains(uri))
-    else {
-        return Ok(error_page(
-            state,
-            "The application asked to return to an address it has not registered.",
-        ));
+    let (client, redirect_uri) = match registered(state, &query).await? {
+        Ok(found) => found,
+        Err(page) => return Ok(page),
     };
     let fail = |error: &str, description: &str| {
         Ok(error_to_client(state, &redirect_uri, &query, error, description))
@@ -399,22 +412,9 @@ pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, for
     }
     let query = form.query;
     let result = async {
-        let Some(client) = clients::find(&state.db, query.client_id.as_deref().unwrap_or_default()).await?
-        else {
-            return Ok(error_page(
-                state,
-                "The application that sent you here is not registered.",
-            ));
-        };
-        let Some(redirect_uri) = query
-            .redirect_uri
-            .clone()
-            .filter(|u| client.redirect_uris.contains(u))
-        else {
-            return Ok(error_page(
-                state,
-                "The application asked to return to an address it has not registered.",
-            ));
+        let (client, redirect_uri) = match registered(state, &query).await? {
+            Ok(found) => found,
+            Err(page) => return Ok(page),
         };
         let Some(viewer) = sessions::optional(state, caller.token.as_deref()).await? else {
             return Ok(to_sign_in(state, &query, None));
