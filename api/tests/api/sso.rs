@@ -636,3 +636,42 @@ async fn the_oauth_client_commands_need_only_the_database() {
     let (ok, out, _) = cli(&url, &["signing-key", "rotate"]);
     assert!(ok && out.contains("New signing keys"), "{out}");
 }
+
+sso_test! {
+    async fn a_client_that_is_down_gets_its_back_channel_logout_when_it_returns(app) {
+        // A port with nothing listening yet: the client is down when the person signs out.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let rp = Rp::register(&app, NewClient {
+            name: "Campus".to_owned(),
+            redirect_uris: vec![REDIRECT.to_owned()],
+            backchannel_logout_uri: Some(format!("http://127.0.0.1:{port}/backchannel")),
+            first_party: true,
+            ..NewClient::default()
+        }).await;
+        let browser = signed_in_browser(&app, "down@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        rp.exchange(&code, verifier).await.unwrap();
+        let response = browser.post(app.url("/api/auth/logout")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM backchannel_logouts").await, 1, "queued while the client is down");
+
+        // The client comes back: the notice arrives, once, and leaves the queue.
+        let received: Arc<Mutex<Vec<String>>> = Arc::default();
+        let sink = received.clone();
+        let router = axum::Router::new().route("/backchannel", axum::routing::post(move |body: String| {
+            let sink = sink.clone();
+            async move { sink.lock().unwrap().push(body); "ok" }
+        }));
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        for _ in 0..150 {
+            if !received.lock().unwrap().is_empty() { break; }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(received.lock().unwrap().len(), 1, "delivered after the client returned");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM backchannel_logouts").await, 0);
+    }
+}
