@@ -293,10 +293,14 @@ async fn authorize_inner(
         }
         return Ok(to_sign_in(state, &query, None));
     };
-    let too_old_for_max_age = max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) < now);
-    let before_requested = query
+    // Back from the sign-in this request asked for: that sign-in is the fresh one `max_age`
+    // wants, however long the trip took (`max_age=0` would otherwise never be met).
+    let signed_in_since_asked = query
         .ts_after
-        .is_some_and(|after| signed_in_at.timestamp_millis() < after);
+        .is_some_and(|after| signed_in_at.timestamp_millis() >= after);
+    let too_old_for_max_age = !signed_in_since_asked
+        && max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) < now);
+    let before_requested = query.ts_after.is_some() && !signed_in_since_asked;
     if prompts.contains(&"login") || too_old_for_max_age || before_requested {
         if prompt_none {
             return fail("login_required", "A fresh sign-in is required");

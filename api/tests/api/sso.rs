@@ -366,6 +366,16 @@ sso_test! {
         browser.post(app.url("/api/auth/login")).json(&json!({ "email": "later@example.com", "password": PASSWORD })).send().await.unwrap();
         let location = visit(&browser, &back).await.1.unwrap();
         assert!(param(&location, "code").is_some(), "{location}");
+
+        // max_age=0: a sign-in now, and the way back (slow as it may be) is not sent round again.
+        let location = visit(&browser, &format!("{url}&max_age=0")).await.1.unwrap();
+        assert_eq!(location.path(), "/login");
+        let back = param(&location, "redirect").unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        browser.post(app.url("/api/auth/login")).json(&json!({ "email": "later@example.com", "password": PASSWORD })).send().await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+        let location = visit(&browser, &back).await.1.unwrap();
+        assert!(param(&location, "code").is_some(), "max_age=0 met by the sign-in it asked for: {location}");
     }
 }
 
