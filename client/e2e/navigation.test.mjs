@@ -164,6 +164,7 @@ describe('mobile menu (375px)', () => {
         const close = page.getByRole('button', { name: 'Close menu' });
         assert.equal(await close.getAttribute('aria-expanded'), 'true');
         const menu = page.getByRole('navigation', { name: 'Mobile' });
+        await menu.waitFor(); // its code loads on the first open
         for (const name of ['Hire', 'Campus', 'Career', 'Solutions', 'News', 'About Us', 'Jobs', 'Contact Us', 'Sign In', 'Get Started']) {
           assert.ok(await menu.getByRole('link', { name, exact: true }).isVisible(), `${name} in the mobile menu`);
         }

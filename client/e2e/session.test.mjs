@@ -1,5 +1,5 @@
-// The header's session states against the real server: Loading while /api/auth/verify is in
-// flight, the signed-in avatar menu for a real account (registered and verified through the
+// The header's session states against the real server: a visitor's Sign In without a check,
+// Loading while /api/auth/verify is in flight, the signed-in avatar menu for a real account (registered and verified through the
 // REST API and the dev mailbox), and logout. Needs the server: skipped under E2E_PREVIEW=1.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -28,8 +28,22 @@ const signedUpUser = async (account) => (await verifiedAccount(app.baseURL, acco
 const desktopHeader = (page) => page.locator('header > div').first();
 
 describe('header session states (real server)', { skip: preview && 'needs the real server' }, () => {
-  test('shows Loading while the session check is in flight, then Sign In', async () => {
+  test('a visitor sees Sign In at once: with no cookie and no token there is nothing to check', async () => {
+    await withPage(browser, app.baseURL, 'session visitor', async (page) => {
+      const checks = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/auth/verify')) checks.push(request.url());
+      });
+      await page.goto('/', { waitUntil: 'networkidle' });
+      await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();
+      assert.equal(await desktopHeader(page).getByRole('status').count(), 0);
+      assert.deepEqual(checks, []);
+    });
+  });
+
+  test('shows Loading while the session check is in flight, then Sign In for a token the server refuses', async () => {
     await withPage(browser, app.baseURL, 'session loading', async (page) => {
+      await page.addInitScript(() => localStorage.setItem('token', 'a-token-the-server-never-issued'));
       let release;
       const held = new Promise((resolve) => {
         release = resolve;

@@ -17,3 +17,25 @@
   var meta = document.querySelector('meta[name="color-scheme"]');
   if (meta) meta.setAttribute('content', theme);
 })();
+
+// One more thing that must be in place before anyone can touch the page: a prerendered page
+// shows its forms before the app's script has taken them over, and a form sent then would go
+// out as a plain page request carrying its fields in the address. Until src/main.tsx says
+// the app is ready, a submission is held instead; the app sends the held one on once it is.
+(function () {
+  var held = null;
+  document.addEventListener(
+    'submit',
+    function (event) {
+      if (window.tsAppReady) return;
+      event.preventDefault();
+      held = { form: event.target, submitter: event.submitter || null };
+    },
+    true,
+  );
+  window.tsTakeHeldSubmit = function () {
+    var submission = held;
+    held = null;
+    return submission;
+  };
+})();

@@ -1,64 +1,193 @@
-//! The built React site from `client/dist`: hashed assets cached for a year, `index.html`
-//! never cached and carrying the client configuration, and every other path falling back
-//! to it so the SPA's router decides.
+//! The built React site from `client/dist`. Hashed assets are cached for a year. Pages are
+//! HTML the build prerendered (`client/scripts/prerender.mjs`, listed in
+//! `pages/manifest.json`): each public route has its own, with its content, title,
+//! description and canonical link, and every unknown path gets the 404 page with a 404
+//! status. Routes with nothing to prerender (the account pages, a news story) get the bare
+//! `index.html` and are drawn in the browser. Every page is filled with the server's settings
+//! once, at start-up, and is never cached by browsers.
 
-use std::{convert::Infallible, path::Path, sync::Arc};
+use std::{collections::HashMap, convert::Infallible, path::Path, sync::Arc};
 
 use axum::{
-    body::Body,
+    body::{Body, Bytes},
     extract::Request,
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::MethodRouter,
 };
+use serde::Deserialize;
 use serde_json::json;
 use tower::{ServiceExt, service_fn, util::BoxCloneSyncService};
 use tower_http::services::ServeDir;
 
 use super::middleware::CSP;
-use crate::config::Config;
+use crate::{accounts::cookie, config::Config};
 
 const PLACEHOLDER: &str = "<!--APP_CONFIG-->";
+/// Where the build writes the prerendered pages; never served as files.
+const PAGES_DIR: &str = "pages";
 const NOT_BUILT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Site not built</title></head>\
 <body><main><h1>The site has not been built</h1><p>Run <code>make build-client</code> (or <code>make run</code>) \
 and restart the server. The API is up under <code>/api</code>.</p></main></body></html>";
+
+/// `pages/manifest.json`: route → file, and the file of the 404 page.
+#[derive(Deserialize)]
+struct Manifest {
+    routes: HashMap<String, String>,
+    #[serde(rename = "notFound")]
+    not_found: String,
+}
+
+/// One page, as sent to a visitor and as sent to a browser holding a session cookie: the
+/// latter's `<html data-signed-in>` keeps the prerendered header's Sign In buttons out of
+/// sight until the browser has checked the session (client/src/lib/session.ts).
+#[derive(Clone)]
+struct Page {
+    visitor: Bytes,
+    signed_in: Bytes,
+}
+
+impl Page {
+    fn new(html: String) -> Self {
+        let signed_in = html.replacen("<html lang=\"en\"", "<html lang=\"en\" data-signed-in", 1);
+        Self {
+            visitor: Bytes::from(html),
+            signed_in: Bytes::from(signed_in),
+        }
+    }
+
+    fn response(&self, status: StatusCode, headers: &HeaderMap) -> Response {
+        let body = if cookie::read(headers, cookie::NAME).is_some() {
+            self.signed_in.clone()
+        } else {
+            self.visitor.clone()
+        };
+        let mut response = Response::new(Body::from(body));
+        *response.status_mut() = status;
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+        response
+    }
+}
+
+/// Every page of the site, filled in and ready to send.
+struct Pages {
+    /// The bare page the browser draws itself.
+    shell: Page,
+    /// Prerendered pages by exact path.
+    routes: HashMap<String, Page>,
+    /// Prerendered pages for `/prefix/:param`, by prefix (`/reset-password/`).
+    patterns: Vec<(String, Page)>,
+    not_found: Page,
+}
+
+impl Pages {
+    fn load(config: &Config) -> Self {
+        let dir = &config.client_dist_dir;
+        let Ok(index) = std::fs::read_to_string(dir.join("index.html")) else {
+            tracing::warn!(dir = %dir.display(), "no built site found; serving a placeholder page");
+            let page = Page::new(NOT_BUILT.to_owned());
+            return Self {
+                shell: page.clone(),
+                routes: HashMap::new(),
+                patterns: Vec::new(),
+                not_found: page,
+            };
+        };
+        let shell = Page::new(inject(&index, config));
+        let manifest = std::fs::read_to_string(dir.join(PAGES_DIR).join("manifest.json"))
+            .map_err(|error| error.to_string())
+            .and_then(|text| serde_json::from_str::<Manifest>(&text).map_err(|error| error.to_string()));
+        let manifest = match manifest {
+            Ok(manifest) => manifest,
+            Err(error) => {
+                tracing::warn!(%error, "no prerendered pages; every route gets the bare page");
+                return Self {
+                    not_found: shell.clone(),
+                    shell,
+                    routes: HashMap::new(),
+                    patterns: Vec::new(),
+                };
+            }
+        };
+        let read = |file: &str| match std::fs::read_to_string(dir.join(PAGES_DIR).join(file)) {
+            Ok(html) => Page::new(inject(&fill(&html, config), config)),
+            Err(error) => {
+                tracing::warn!(file, %error, "a prerendered page is missing; serving the bare page");
+                shell.clone()
+            }
+        };
+        let mut routes = HashMap::new();
+        let mut patterns = Vec::new();
+        for (route, file) in &manifest.routes {
+            match route.split_once("/:") {
+                Some((prefix, _)) => patterns.push((format!("{prefix}/"), read(file))),
+                None => {
+                    routes.insert(route.clone(), read(file));
+                }
+            }
+        }
+        Self {
+            not_found: read(&manifest.not_found),
+            routes,
+            patterns,
+            shell,
+        }
+    }
+
+    /// The page and status for `path`.
+    fn for_path(&self, path: &str) -> (&Page, StatusCode) {
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        if let Some(page) = self.routes.get(path) {
+            return (page, StatusCode::OK);
+        }
+        let pattern = self.patterns.iter().find(|(prefix, _)| {
+            path.strip_prefix(prefix.as_str())
+                .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+        });
+        if let Some((_, page)) = pattern {
+            return (page, StatusCode::OK);
+        }
+        if is_site_route(path) {
+            (&self.shell, StatusCode::OK)
+        } else {
+            // The browser's router shows the same 404 page for a path it has no route for.
+            (&self.not_found, StatusCode::NOT_FOUND)
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Site {
     dir: std::path::PathBuf,
-    index: Arc<String>,
+    pages: Arc<Pages>,
 }
 
 impl Site {
     pub fn load(config: &Config) -> Self {
-        let dir = config.client_dist_dir.clone();
-        let index = match std::fs::read_to_string(dir.join("index.html")) {
-            Ok(html) => inject(&html, config),
-            Err(_) => {
-                tracing::warn!(dir = %dir.display(), "no built site found; serving a placeholder page");
-                NOT_BUILT.to_owned()
-            }
-        };
         Self {
-            dir,
-            index: Arc::new(index),
+            dir: config.client_dist_dir.clone(),
+            pages: Arc::new(Pages::load(config)),
         }
     }
 
     pub fn service(self) -> MethodRouter {
-        let index = self.index.clone();
+        let pages = self.pages.clone();
         let fallback = service_fn(move |request: Request| {
-            let index = index.clone();
-            // The SPA shows its 404 page for a path it has no route for; the status says so too,
-            // so search engines and monitors see a real 404 instead of a soft one.
-            let status = if is_site_route(request.uri().path()) {
-                StatusCode::OK
-            } else {
-                StatusCode::NOT_FOUND
-            };
+            let pages = pages.clone();
             async move {
-                let mut response = index_response(&index);
-                *response.status_mut() = status;
-                Ok::<_, Infallible>(response)
+                let (page, status) = pages.for_path(request.uri().path());
+                Ok::<_, Infallible>(page.response(status, request.headers()))
             }
         });
         let files = ServeDir::new(&self.dir)
@@ -73,7 +202,8 @@ impl Site {
             let dir = dir.clone();
             async move {
                 let path = request.uri().path().to_owned();
-                if path == "/index.html" || !Path::new(&dir).exists() {
+                let is_page_source = path == "/index.html" || path.starts_with(&format!("/{PAGES_DIR}/"));
+                if is_page_source || !Path::new(&dir).exists() {
                     return fallback.oneshot(request).await;
                 }
                 let mut response = files.oneshot(request).await.map(IntoResponse::into_response)?;
@@ -170,18 +300,10 @@ pub async fn sitemap(axum::extract::State(state): axum::extract::State<crate::st
     );
     for page in PUBLIC_PAGES {
         let url = format!("{}{page}", state.config.platforms.main);
-        body.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&url)));
+        body.push_str(&format!("  <url><loc>{}</loc></url>\n", html_escape(&url)));
     }
     body.push_str("</urlset>\n");
     text(body, "application/xml; charset=utf-8")
-}
-
-fn xml_escape(value: &str) -> String {
-    value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn text(body: String, content_type: &'static str) -> Response {
@@ -195,16 +317,30 @@ fn text(body: String, content_type: &'static str) -> Response {
     response
 }
 
-fn index_response(index: &str) -> Response {
-    let mut response = Response::new(Body::from(index.to_owned()));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    response
+/// Fills the prerendered pages' placeholders (client/src/entry-server.tsx `PLACEHOLDERS`)
+/// with the server's settings, escaped for HTML text and attributes alike.
+fn fill(html: &str, config: &Config) -> String {
+    let platforms = &config.platforms;
+    [
+        ("__TS_APP_NAME__", config.app_name.as_str()),
+        ("__TS_MAIN_PLATFORM_URL__", platforms.main.as_str()),
+        ("__TS_HIRE_PLATFORM_URL__", platforms.hire.as_str()),
+        ("__TS_CAMPUS_PLATFORM_URL__", platforms.campus.as_str()),
+        ("__TS_CAREER_PLATFORM_URL__", platforms.career.as_str()),
+    ]
+    .into_iter()
+    .fold(html.to_owned(), |html, (placeholder, value)| {
+        html.replace(placeholder, &html_escape(value))
+    })
+}
+
+fn html_escape(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
 }
 
 /// Writes the client configuration into the page, from the server's own settings.

@@ -249,6 +249,149 @@ fn export_schema_prints_the_sdl_or_writes_it_to_a_file() {
     assert_eq!(std::fs::read_to_string(file).unwrap(), api::graphql::sdl());
 }
 
+/// A built site with prerendered pages, as `client/scripts/prerender.mjs` writes it.
+fn prerendered_site() -> tempfile::TempDir {
+    let dist = tempfile::tempdir().unwrap();
+    let page = |title: &str, body: &str| {
+        format!(
+            "<!doctype html>\n<html lang=\"en\">\n<head><title>{title}</title>\
+             <link rel=\"canonical\" href=\"__TS_MAIN_PLATFORM_URL__/about\" />\
+             <script id=\"app-config\" type=\"application/json\"><!--APP_CONFIG--></script></head>\
+             <body><div id=\"root\" data-prerendered>{body}</div></body></html>"
+        )
+    };
+    std::fs::write(
+        dist.path().join("index.html"),
+        "<!doctype html>\n<html lang=\"en\"><head><title>Shell</title>\
+         <script id=\"app-config\" type=\"application/json\"><!--APP_CONFIG--></script></head>\
+         <body><div id=\"root\"></div></body></html>",
+    )
+    .unwrap();
+    let pages = dist.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    let files = [
+        (
+            "home.html",
+            page("__TS_APP_NAME__", "<h1>Home of __TS_APP_NAME__</h1>"),
+        ),
+        (
+            "about.html",
+            page(
+                "About Us | __TS_APP_NAME__",
+                "<a href=\"__TS_HIRE_PLATFORM_URL__\">Hire</a>",
+            ),
+        ),
+        (
+            "reset.html",
+            page("Reset Password | __TS_APP_NAME__", "<h1>Reset Password</h1>"),
+        ),
+        (
+            "404.html",
+            page("Page Not Found | __TS_APP_NAME__", "<h1>Page not found</h1>"),
+        ),
+    ];
+    for (name, html) in files {
+        std::fs::write(pages.join(name), html).unwrap();
+    }
+    std::fs::write(
+        pages.join("manifest.json"),
+        r#"{"routes": {"/": "home.html", "/about": "about.html", "/reset-password/:token": "reset.html"}, "notFound": "404.html"}"#,
+    )
+    .unwrap();
+    dist
+}
+
+#[tokio::test]
+async fn each_public_route_gets_its_prerendered_page_filled_with_the_settings() {
+    let dist = prerendered_site();
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("CLIENT_DIST_DIR", dist.path().to_str().unwrap())
+        .env("APP_NAME", "Talent & <Suite>")
+        .start()
+        .await;
+
+    let home = app.get("/").await;
+    assert_eq!(home.status(), StatusCode::OK);
+    assert_eq!(home.headers()["cache-control"], "no-cache");
+    assert_eq!(home.headers()["vary"], "Cookie");
+    let home = home.text().await.unwrap();
+    assert!(
+        home.contains("<title>Talent &amp; &lt;Suite&gt;</title>"),
+        "{home}"
+    );
+    assert!(
+        home.contains("<h1>Home of Talent &amp; &lt;Suite&gt;</h1>"),
+        "{home}"
+    );
+    assert!(
+        home.contains("<link rel=\"canonical\" href=\"http://main.test/about\" />"),
+        "{home}"
+    );
+    assert!(
+        home.contains("\"VITE_APP_NAME\":\"Talent & \\u003cSuite>\""),
+        "{home}"
+    );
+    assert!(!home.contains("__TS_"), "every placeholder is filled: {home}");
+
+    // A trailing slash is the same page; a `:param` page answers for any value of it.
+    let about = app.get("/about/").await.text().await.unwrap();
+    assert!(
+        about.contains("<title>About Us | Talent &amp; &lt;Suite&gt;</title>"),
+        "{about}"
+    );
+    assert!(about.contains("href=\"http://hire.test\""), "{about}");
+    let reset = app.get("/reset-password/a-token").await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    assert!(reset.text().await.unwrap().contains("<h1>Reset Password</h1>"));
+
+    // Routes with nothing prerendered get the bare page; unknown paths the 404 page.
+    for path in [
+        "/profile",
+        "/security",
+        "/news/0b7c1c7e-3d39-4a8e-9a53-8a2f0f2a1b11",
+        "/verify-otp",
+        "/index.html",
+    ] {
+        let shell = app.get(path).await;
+        assert_eq!(shell.status(), StatusCode::OK, "{path}");
+        assert!(
+            shell.text().await.unwrap().contains("<title>Shell</title>"),
+            "{path}"
+        );
+    }
+    for path in [
+        "/no-such-page",
+        "/about/more",
+        "/reset-password/a/b",
+        "/pages/home.html",
+        "/pages/manifest.json",
+    ] {
+        let missing = app.get(path).await;
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND, "{path}");
+        let body = missing.text().await.unwrap();
+        assert!(body.contains("<h1>Page not found</h1>"), "{path}: {body}");
+        assert!(!body.contains("__TS_"), "{path}");
+    }
+
+    // A browser holding a session cookie gets the page marked, so its header waits for the
+    // session check instead of showing Sign In first.
+    let signed_in = app
+        .client
+        .get(app.url("/about"))
+        .header("cookie", "theme=dark; ts_session=some-token")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        signed_in.contains("<html lang=\"en\" data-signed-in>"),
+        "{signed_in}"
+    );
+    assert!(!about.contains("data-signed-in"), "{about}");
+}
+
 #[tokio::test]
 async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
     let dist = tempfile::tempdir().unwrap();

@@ -43,6 +43,15 @@ export async function screenshot(page, name) {
 export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP, colorScheme = 'light' } = {}) {
   const context = await browser.newContext({ baseURL, viewport, colorScheme });
   const page = await context.newPage();
+  // A prerendered page is on screen before the app has taken it over, and a button does
+  // nothing until then; a test, like a person, waits for the page to be live (the app sets
+  // `tsAppReady`) before it acts. `waitUntil: 'commit'` opts out, to act on the bare HTML.
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (options?.waitUntil !== 'commit') await untilAppReady(page);
+    return response;
+  };
   const pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(error));
   try {
@@ -59,6 +68,13 @@ export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP,
   } finally {
     await context.close();
   }
+}
+
+/** Waits until the app has the page (no-op for a page that is not the app). */
+export async function untilAppReady(page) {
+  await page
+    .waitForFunction(() => !document.getElementById('root') || window.tsAppReady === true, null, { timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 /**

@@ -32,12 +32,12 @@ export async function themeLook(page) {
 }
 
 /** The look of a whole page in `theme`: light surfaces with dark text, or the reverse. */
-export function lookOf(theme, { app = true } = {}) {
+export function lookOf(theme) {
   const surface = theme;
   const ink = theme === 'dark' ? 'light' : 'dark';
-  return { theme, colorScheme: theme, page: surface, text: ink, header: app ? surface : 'absent', main: app ? ink : 'absent' };
+  return { theme, colorScheme: theme, page: surface, text: ink, header: surface, main: ink };
 }
 
-export async function expectLook(page, theme, message, options) {
-  assert.deepEqual(await themeLook(page), lookOf(theme, options), message);
+export async function expectLook(page, theme, message) {
+  assert.deepEqual(await themeLook(page), lookOf(theme), message);
 }

@@ -1,14 +1,14 @@
-import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import type { AppConfig } from '@/lib/config';
 import { AppProvider } from './provider';
-import { createAppRouter } from './router';
+import { AppRoutes } from './routes';
 
 export function App({ config }: { config: AppConfig }) {
-  const [router] = useState(createAppRouter);
   return (
     <AppProvider config={config}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProvider>
   );
 }

@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { accountToast } from './account-toast';
 
 describe('accountToast', () => {
-  it('closes the account screens toasts after 3 s', () => {
+  it('closes the account screens toasts after 3 s', async () => {
     const success = vi.spyOn(toast, 'success');
     const error = vi.spyOn(toast, 'error');
-    accountToast.success('Logged in successfully');
-    accountToast.error('Login failed');
+    await accountToast.success('Logged in successfully');
+    await accountToast.error('Login failed');
     expect(success).toHaveBeenCalledWith('Logged in successfully', { autoClose: 3000 });
     expect(error).toHaveBeenCalledWith('Login failed', { autoClose: 3000, toastId: undefined });
   });

@@ -1,4 +1,4 @@
-import { toast } from 'react-toastify';
+import { toast } from './toast';
 
 /** SPEC.md section 9: toasts of the account screens close after 3 s (the default is 5000 ms). */
 export const ACCOUNT_TOAST_MS = 3000;

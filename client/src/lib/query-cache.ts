@@ -64,9 +64,18 @@ export function fetchQuery<T>(key: string, fetcher: () => Promise<T>): Promise<v
 const isStale = (state: QueryState<unknown>, staleTime: number) =>
   state.status === 'idle' || Date.now() - state.updatedAt >= staleTime;
 
-export type UseCachedQueryOptions = { staleTime: number; enabled?: boolean };
+export type UseCachedQueryOptions<T> = {
+  staleTime: number;
+  enabled?: boolean;
+  /**
+   * What the prerendered HTML showed for this query. The build renders with it, and the
+   * browser's first render (the one that hydrates that HTML) uses it too, then moves on to
+   * the cached state. Without it both render the empty state.
+   */
+  prerendered?: QueryState<T>;
+};
 
-export function useCachedQuery<T>(key: string, fetcher: () => Promise<T>, { staleTime, enabled = true }: UseCachedQueryOptions) {
+export function useCachedQuery<T>(key: string, fetcher: () => Promise<T>, { staleTime, enabled = true, prerendered }: UseCachedQueryOptions<T>) {
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;
 
@@ -79,7 +88,11 @@ export function useCachedQuery<T>(key: string, fetcher: () => Promise<T>, { stal
     },
     [key],
   );
-  const state = useSyncExternalStore(subscribe, () => getQueryState<T>(key), () => getQueryState<T>(key));
+  const state = useSyncExternalStore(
+    subscribe,
+    () => getQueryState<T>(key),
+    () => prerendered ?? getQueryState<T>(key),
+  );
 
   const refetch = useCallback(() => fetchQuery(key, () => fetcherRef.current()), [key]);
 

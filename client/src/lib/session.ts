@@ -1,6 +1,6 @@
-import { apiRequest, toApiError } from './api-client';
 import { useConfig } from './config-context';
-import { invalidateQuery, setQueryData, useCachedQuery } from './query-cache';
+import { getQueryState, invalidateQuery, setQueryData, useCachedQuery, type QueryState } from './query-cache';
+import { getStoredToken } from './token-storage';
 
 /** SPEC.md section 9: verify data is stale after 600 s. */
 export const SESSION_STALE_TIME_MS = 600_000;
@@ -23,6 +23,8 @@ export type Session =
 
 /** GET /auth/verify: 200 with a user is signed in; 401/403 is signed out. */
 export async function verifySession(apiBaseUrl: string): Promise<Session> {
+  // Loaded on first use: a visitor's page never makes the call (see startSessionFromPage).
+  const { apiRequest, toApiError } = await import('./api-client');
   const response = await apiRequest<{ user?: SessionUser }>(apiBaseUrl, '/auth/verify');
   if (response.status === 401 || response.status === 403) {
     return { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE };
@@ -39,11 +41,42 @@ export type SessionView =
   | { state: 'signed-in'; user: SessionUser }
   | { state: 'signed-out' };
 
+/**
+ * The prerendered pages show the header of a visitor: most page loads are, and it is what
+ * search engines should see.
+ */
+const PRERENDERED_SESSION: QueryState<Session> = {
+  status: 'success',
+  data: { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE },
+  error: undefined,
+  updatedAt: 0,
+};
+
+/**
+ * The server marks a page it serves to a browser holding a session cookie with
+ * `<html data-signed-in>` (the cookie itself is HttpOnly). Without that mark and without a
+ * stored token there is no session to verify: the verify call could only answer 401, so the
+ * page starts signed out instead of asking. With it, the header starts at Loading as usual.
+ */
+export function startSessionFromPage(doc: Document): void {
+  if (doc.documentElement.hasAttribute(SIGNED_IN_ATTRIBUTE) || getStoredToken() !== null) return;
+  setQueryData<Session>(SESSION_QUERY_KEY, { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE });
+}
+
+export const SIGNED_IN_ATTRIBUTE = 'data-signed-in';
+
+/** Whether the verify call has answered (or was not needed) since the page loaded. */
+export const isSessionSettled = (): boolean => {
+  const { status } = getQueryState<Session>(SESSION_QUERY_KEY);
+  return status === 'success' || status === 'error';
+};
+
 /** The header's three displays; a failed verify (server down) counts as signed out. */
 export function useSession(): SessionView {
   const { apiBaseUrl } = useConfig();
   const query = useCachedQuery(SESSION_QUERY_KEY, () => verifySession(apiBaseUrl), {
     staleTime: SESSION_STALE_TIME_MS,
+    prerendered: PRERENDERED_SESSION,
   });
   if (query.data?.status === 'authenticated') return { state: 'signed-in', user: query.data.user };
   if (query.isLoading) return { state: 'loading' };

@@ -99,7 +99,7 @@ describe('Header', () => {
     const toggle = screen.getByRole('button', { name: 'Open menu' });
     fireEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    const mobile = screen.getByRole('navigation', { name: 'Mobile' });
+    const mobile = await screen.findByRole('navigation', { name: 'Mobile' });
     for (const name of ['Hire', 'Campus', 'Career', 'News', 'About Us', 'Contact Us']) {
       expect(within(mobile).getByRole('link', { name })).toBeInTheDocument();
     }

@@ -1,12 +1,11 @@
 import { Menu, Sparkles, X } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useLogout } from '@/features/auth/api/logout';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
-import { useSession } from '@/lib/session';
+import { isSessionSettled, SIGNED_IN_ATTRIBUTE, useSession } from '@/lib/session';
 import { GroupMenu } from './group-menu';
-import { MobileMenu } from './mobile-menu';
 import { navGroups } from './nav-data';
 import { PlatformsMenu } from './platforms-menu';
 import { SessionArea } from './session-area';
@@ -14,6 +13,10 @@ import { SessionArea } from './session-area';
 type MenuId = 'platforms' | 'account' | 'mobile' | (typeof navGroups)[number]['id'];
 
 const MOBILE_MENU_ID = 'mobile-menu';
+
+// Phones open the menu on demand: its code loads on the first open (or a touch of the button).
+const loadMobileMenu = () => import('./mobile-menu');
+const MobileMenu = lazy(() => loadMobileMenu().then((module) => ({ default: module.MobileMenu })));
 
 /** Sticky site header: brand, Platforms / Resources / Company menus, session area, mobile menu. */
 export function Header() {
@@ -37,7 +40,17 @@ export function Header() {
 
   useEffect(() => closeAll(), [location.pathname, closeAll]);
 
+  // The page came with the signed-in mark (index.css hides the visitor's buttons under it);
+  // once the session is known the header shows it and the mark has done its job.
+  useEffect(() => {
+    if (isSessionSettled()) document.documentElement.removeAttribute(SIGNED_IN_ATTRIBUTE);
+  }, [session.state]);
+
   const mobileOpen = openMenu === 'mobile';
+  const [mobileWanted, setMobileWanted] = useState(false);
+  useEffect(() => {
+    if (mobileOpen) setMobileWanted(true);
+  }, [mobileOpen]);
   useEffect(() => {
     if (!mobileOpen) return undefined;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -88,6 +101,7 @@ export function Header() {
           type="button"
           aria-expanded={mobileOpen}
           aria-controls={MOBILE_MENU_ID}
+          onPointerEnter={() => void loadMobileMenu()}
           onClick={() => setOpenMenu(mobileOpen ? null : 'mobile')}
           className="inline-flex items-center justify-center rounded-lg p-2 text-ink-700 hover:bg-ink-100 lg:hidden"
         >
@@ -96,14 +110,20 @@ export function Header() {
         </button>
       </div>
 
-      <MobileMenu
-        id={MOBILE_MENU_ID}
-        open={mobileOpen}
-        session={session}
-        onNavigate={closeAll}
-        onLogout={() => void logout()}
-        logoutPending={isPending}
-      />
+      {mobileOpen || mobileWanted ? (
+        <Suspense fallback={<div id={MOBILE_MENU_ID} hidden />}>
+          <MobileMenu
+            id={MOBILE_MENU_ID}
+            open={mobileOpen}
+            session={session}
+            onNavigate={closeAll}
+            onLogout={() => void logout()}
+            logoutPending={isPending}
+          />
+        </Suspense>
+      ) : (
+        <div id={MOBILE_MENU_ID} hidden />
+      )}
     </header>
   );
 }

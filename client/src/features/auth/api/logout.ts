@@ -1,8 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'react-toastify';
+import { toast } from '@/lib/toast';
 import { paths } from '@/config/paths';
-import { apiRequest } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
 import { markSignedOut } from '@/lib/session';
 import { clearStoredToken } from '@/lib/token-storage';
@@ -10,6 +9,8 @@ import { clearStoredToken } from '@/lib/token-storage';
 /** POST /auth/logout. Resolves to the server's error message on failure, null on success. */
 export async function logout(apiBaseUrl: string): Promise<string | null> {
   try {
+    // Loaded on first use, like the session check: only a signed-in person logs out.
+    const { apiRequest } = await import('@/lib/api-client');
     const response = await apiRequest<unknown>(apiBaseUrl, '/auth/logout', { method: 'POST' });
     if (response.status >= 200 && response.status < 300 && response.body?.success !== false) return null;
     return response.body?.message?.trim() || 'Unknown error';

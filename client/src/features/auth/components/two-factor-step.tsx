@@ -49,7 +49,7 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Two-factor sign-in">
+    <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Two-factor sign-in">
       <p className="text-ink-700">Open your authenticator app and enter the 6-digit code for this account. Lost your phone? Enter one of your recovery codes instead.</p>
       <TextField
         label="Authentication code"

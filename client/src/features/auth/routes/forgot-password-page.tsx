@@ -58,7 +58,7 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthLayout title="Forgot Password" subtitle="Enter your account's email and we will send you a link to reset your password.">
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
         <TextField
           label="Email"
           type="email"

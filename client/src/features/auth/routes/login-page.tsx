@@ -96,7 +96,7 @@ export function LoginPage() {
 
   return (
     <AuthLayout title="Sign In" subtitle="Welcome back. Sign in to continue to your platform.">
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
         <TextField
           label="Email"
           type="email"

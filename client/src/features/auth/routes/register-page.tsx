@@ -80,7 +80,7 @@ export function RegisterPage() {
 
   return (
     <AuthLayout title="Create Your Account" subtitle="Join Talent Suite as a student, an institute or a hiring organisation.">
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Register">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Register">
         <RoleSelector value={values.role} onChange={changeRole} />
         <TextField
           label={nameLabel}

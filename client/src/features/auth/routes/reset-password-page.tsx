@@ -57,7 +57,7 @@ function ResetPasswordForm({ token }: { token: string }) {
 
   return (
     <AuthLayout title="Reset Password" subtitle="Choose a new password for your Talent Suite account.">
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Reset password">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Reset password">
         <PasswordField
           label="New Password"
           name="password"

@@ -87,7 +87,7 @@ function VerifyOtpForm({ email }: { email: string }) {
       <p className="mb-4 rounded-lg bg-accent-soft px-4 py-3 text-sm text-accent-strong">
         Code sent to <strong className="break-all">{email}</strong>
       </p>
-      <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
         <TextField
           label="OTP"
           name="otp"

@@ -15,6 +15,8 @@ export function AboutSection() {
             className="inline-flex shrink-0 items-center gap-1 self-start rounded font-semibold text-accent hover:text-accent-strong lg:self-end"
           >
             Learn More
+            {/* Search engines and screen readers get a link text that says where it goes. */}
+            <span className="sr-only"> about Talent Suite</span>
             <ArrowRight aria-hidden="true" className="size-4" />
           </Link>
         </div>

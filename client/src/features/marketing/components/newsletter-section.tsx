@@ -14,7 +14,7 @@ export function NewsletterSection() {
           </h2>
           <p className="mt-3 text-indigo-100">Monthly insights on AI hiring, campus placement and career growth. No spam.</p>
         </div>
-        <form noValidate onSubmit={onSubmit} className="flex w-full flex-col gap-3 sm:flex-row lg:max-w-md">
+        <form method="post" noValidate onSubmit={onSubmit} className="flex w-full flex-col gap-3 sm:flex-row lg:max-w-md">
           <label htmlFor="newsletter-email" className="sr-only">
             Email address
           </label>

@@ -25,7 +25,7 @@ export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: Ne
     if (saved && !initial) setValues(EMPTY);
   };
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+    <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
       <TextField label="Title" name="title" required value={values.title} error={errors.title} onChange={(e) => set('title')(e.target.value)} />
       <TextField label="Summary" name="summary" required value={values.summary} error={errors.summary} onChange={(e) => set('summary')(e.target.value)} />
       <div>

@@ -39,11 +39,16 @@ function Feed() {
   usePageMeta(NEWS_TITLE, NEWS_DESCRIPTION);
 
   if (!data && loading) {
+    // The heading stands while the feed loads (and in the prerendered page), so the stories
+    // arrive under it instead of pushing it into place.
     return (
-      <p role="status" className="flex items-center gap-2 px-4 py-12 text-ink-700">
-        <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
-        Loading news...
-      </p>
+      <>
+        <PageHero title={NEWS_TITLE} intro={NEWS_DESCRIPTION} eyebrow="Resources" icon={Newspaper} />
+        <p role="status" className="mx-auto flex max-w-3xl items-center gap-2 px-4 py-12 text-ink-700">
+          <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+          Loading news...
+        </p>
+      </>
     );
   }
   // SPEC.md allows the Coming Soon panel while there is nothing to read.

@@ -70,7 +70,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
   );
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label="Edit profile" className="space-y-6">
+    <form method="post" noValidate onSubmit={onSubmit} aria-label="Edit profile" className="space-y-6">
       <SectionCard title="Personal Information">
         <div className="grid gap-4 sm:grid-cols-2">
           {field('name', 'Name', { required: true, autoComplete: 'name' })}

@@ -26,7 +26,7 @@ export function ChangePasswordForm({ needsCurrent, pending, errors, onEdit, onSu
     onSubmit(values);
   };
   return (
-    <form noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
+    <form method="post" noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
       {needsCurrent ? (
         <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" hint="Leave it empty if you signed up with Google and have not set a password yet." value={values.currentPassword} error={errors.currentPassword} onChange={(e) => change('currentPassword')(e.target.value)} />
       ) : null}

@@ -12,7 +12,7 @@ export function DeleteAccountForm({ email, pending, onDelete }: DeleteAccountFor
     if (matches) onDelete();
   };
   return (
-    <form noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
+    <form method="post" noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
       <p className="text-ink-700">
         This deletes your account, signs you out everywhere and cannot be undone. Type <strong className="break-all">{email}</strong> to confirm.
       </p>

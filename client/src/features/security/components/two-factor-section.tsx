@@ -94,7 +94,7 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
           </li>
           <li>Enter the 6-digit code the app shows.</li>
         </ol>
-        <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-xs">
+        <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-xs">
           <TextField
             label="Code from the app"
             name="code"
@@ -178,7 +178,7 @@ function DisableForm() {
   return (
     <div className="grid gap-4">
       <p className="text-ink-700">Signing in asks for a code from your authenticator app. To turn it off, confirm with your password and a code (or a recovery code).</p>
-      <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
+      <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
         <TextField
           label="Password"
           name="password"
