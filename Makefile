@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -65,8 +65,14 @@ e2e: build-client
 	cargo test --workspace --no-run -q
 	npm --prefix client run e2e
 
-bench:
+## Hot calls, hashing and memory beside the peer; then Lighthouse on the five public routes.
+bench: build-client
 	./bench/run.sh
+	./bench/lighthouse.sh
+
+## Lighthouse (mobile, Debian's Chromium) on /, /login, /register, /platforms/hire and /about.
+bench-lighthouse: build-client
+	./bench/lighthouse.sh
 
 ## Verify, sign-in and the news list with a million accounts and sessions stored (both databases).
 bench-growth:

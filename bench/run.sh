@@ -151,13 +151,7 @@ fi
 # ---- the table
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.1f×", a/b; else print "—" }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.0f%%", 100*a/b; else print "—" }'; }
-js_kib=$(python3 - "$ROOT/client/dist" <<'PY' 2>/dev/null || echo "—"
-import gzip, re, sys, pathlib
-dist = pathlib.Path(sys.argv[1]); html = (dist / "index.html").read_text()
-files = set(re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html))
-print(f"{sum(len(gzip.compress((dist / f.lstrip('/')).read_bytes(), 9)) for f in files) / 1024:.1f}")
-PY
-)
+js_kib=$(cd client && node scripts/check-budget.mjs 2>/dev/null | sed -n 's/^JavaScript for \/: \([0-9.]*\) KiB gzip (\([0-9.]*\) KiB brotli.*/\1 KiB gzip (\2 KiB brotli as sent)/p' || true)
 echo
 echo "Talent Suite benchmarks — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, $DATABASE, per-address limit off, wrk -t2 on the same machine"
 echo "command: DATABASE=$DATABASE PEER=$PEER HOT_CONN=$HOT_CONN HOT_DUR=$HOT_DUR HASH_CONN=$HASH_CONN HASH_DUR=$HASH_DUR bench/run.sh"
@@ -171,6 +165,6 @@ echo "| password login, $HASH_CONN connections | $(field "$login" rps)/s | $(fie
 echo "| sign-up, $HASH_CONN connections | $(field "$signup" rps)/s | $(field "$signup" p99_ms) ms | Argon2id limit: ${limit_rate:-—}/s; better-auth sign-up $(field "$peer_signup" rps)/s | $(pct "$(field "$signup" rps)" "$limit_rate") of the limit |"
 echo "| verify p99 during a login storm (8 connections) | $(field "$verify_storm" rps) req/s | $(field "$verify_storm" p99_ms) ms | goal < 25 ms | — |"
 echo "| resident memory: idle / peak after the login storm / peak overall | $(kib "$idle_rss") / $(kib "$login_peak") / $(kib "$peak_rss") MiB | | goal < 150 MiB peak | — |"
-echo "| JavaScript for \`/\`, gzip | ${js_kib} KiB | | goal ≤ 100 KiB | — |"
+echo "| JavaScript for \`/\` | ${js_kib:-—} | | goal ≤ 100 KiB gzip | — |"
 echo
 echo "non-2xx answers: verify $(field "$verify" non2xx), me $(field "$me" non2xx), news $(field "$news" non2xx), login $(field "$login" non2xx), sign-up $(field "$signup" non2xx)"

@@ -29,7 +29,7 @@ const prerendered = [
   ...publicRoutes.filter(({ path }) => path !== '/security'),
   ...accountScreens.filter(({ path }) => path !== '/profile'),
 ];
-const indexed = (path) => !['/forgot-password', '/reset-password/some-token'].includes(path);
+const indexed = (path) => !['/forgot-password', '/reset-password/some-token', '/accessibility', '/status'].includes(path);
 
 /** Layout shifts of the page so far, as the browser counts them for CLS. */
 const layoutShift = (page) =>

@@ -68,9 +68,11 @@ export async function render(url: string): Promise<RenderedPage> {
  */
 export const PAGES: readonly { path: string; file: string; indexed: boolean }[] = [
   { path: '/', file: 'home.html', indexed: true },
-  ...['about', 'contact', 'jobs', 'solutions', 'resources', 'company', 'privacy-policy', 'terms-service', 'cookie-policy', 'accessibility', 'status'].map(
+  ...['about', 'contact', 'jobs', 'solutions', 'resources', 'company', 'privacy-policy', 'terms-service', 'cookie-policy'].map(
     (name) => ({ path: `/${name}`, file: `${name}.html`, indexed: true }),
   ),
+  // Footer pages the sitemap leaves out (site.rs `PRIVATE_PAGES`): not indexed either.
+  ...['accessibility', 'status'].map((name) => ({ path: `/${name}`, file: `${name}.html`, indexed: false })),
   ...['hire', 'campus', 'career'].map((id) => ({ path: `/platforms/${id}`, file: `platform-${id}.html`, indexed: true })),
   { path: '/news', file: 'news.html', indexed: true },
   { path: '/login', file: 'login.html', indexed: true },

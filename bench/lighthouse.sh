@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Lighthouse (mobile, the default emulation) in Debian's Chromium on the five public routes of
+# issue 10: performance, accessibility, best practices and SEO, one table row per route.
+# Prints figures and asserts nothing.
+#   bench/lighthouse.sh                        # builds and starts its own release server
+#   BASE=http://127.0.0.1:18080 bench/lighthouse.sh   # against a running server
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+ROUTES=(${ROUTES:-/ /login /register /platforms/hire /about})
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+
+[ -x "$CHROMIUM" ] || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+[ -x bench/lighthouse/node_modules/.bin/lighthouse ] || npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
+
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
+if [ -z "${BASE:-}" ]; then
+  PORT="${PORT:-18090}"
+  BASE="http://127.0.0.1:$PORT"
+  [ -f client/dist/pages/manifest.json ] || make build-client >/dev/null
+  cargo build --release -q -p api
+  env -i PATH="$PATH" HOME="$HOME" APP_ENV=production APP_NAME="Talent Suite" \
+    JWT_SECRET=lighthouse-secret-lighthouse-secret-lh MAIN_PLATFORM_URL="$BASE" \
+    HIRE_PLATFORM_URL=https://hire.example.com CAMPUS_PLATFORM_URL=https://campus.example.com \
+    CAREER_PLATFORM_URL=https://career.example.com BIND_ADDR="127.0.0.1:$PORT" \
+    DATABASE_URL="sqlite://$work/lighthouse.db?mode=rwc" SMTP_URL=smtps://127.0.0.1:1 MAIL_FROM="Talent Suite <no-reply@example.com>" RUST_LOG=warn \
+    CLIENT_DIST_DIR="$ROOT/client/dist" ./target/release/api serve >"$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+  curl -fs "$BASE/healthz" >/dev/null || { echo "the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+fi
+
+echo "Lighthouse $(node -p "require('./bench/lighthouse/node_modules/lighthouse/package.json').version"), mobile, $("$CHROMIUM" --version 2>/dev/null | head -1), $BASE"
+echo
+echo "| route | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | below 1 |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for route in "${ROUTES[@]}"; do
+  CHROME_PATH="$CHROMIUM" bench/lighthouse/node_modules/.bin/lighthouse "$BASE$route" --quiet \
+    --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync" \
+    --only-categories=performance,accessibility,best-practices,seo \
+    --output=json --output-path="$work/report.json" >/dev/null 2>"$work/lighthouse.log" \
+    || { echo "| \`$route\` | lighthouse failed: $(tail -1 "$work/lighthouse.log") |"; continue; }
+  node - "$work/report.json" "$route" <<'JS'
+const report = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
+const score = (id) => Math.round(report.categories[id].score * 100);
+const metric = (id) => report.audits[id].displayValue ?? '—';
+// The audits that cost points, so a score below the goal says why.
+const failing = Object.values(report.categories).flatMap((category) =>
+  category.auditRefs
+    .filter((ref) => ref.weight > 0 && report.audits[ref.id].score !== null && report.audits[ref.id].score < 1)
+    .map((ref) => ref.id),
+);
+console.log(`| \`${process.argv[3]}\` | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${metric('first-contentful-paint')} | ${metric('largest-contentful-paint')} | ${metric('total-blocking-time')} | ${metric('cumulative-layout-shift')} | ${failing.join(', ') || '—'} |`);
+JS
+done
+echo
+echo "goal: ≥ 98 / 100 / 100 / 100 on every route"
