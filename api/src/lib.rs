@@ -23,6 +23,8 @@ pub mod error;
 pub mod google;
 /// The GraphQL schema, one part per feature.
 pub mod graphql;
+/// Escaping for the HTML the server writes itself.
+pub mod html;
 /// The router and the middleware around it; the site, health and metrics.
 pub mod http;
 /// Housekeeping of expired rows.

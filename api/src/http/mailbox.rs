@@ -4,7 +4,7 @@ use axum::{extract::State, response::Html};
 use entity::mail_outbox;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use crate::{error::Error, state::AppState};
+use crate::{error::Error, html::escape, state::AppState};
 
 /// Newest first; the code or the link of each mail is in its text part, shown as is.
 pub async fn page(
@@ -40,14 +40,6 @@ pub async fn page(
     }
     out.push_str("</body></html>");
     Ok(Html(out))
-}
-
-fn escape(value: &str) -> String {
-    value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 fn linkify(escaped: &str) -> String {

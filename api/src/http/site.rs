@@ -21,7 +21,7 @@ use tower::{ServiceExt, service_fn, util::BoxCloneSyncService};
 use tower_http::services::ServeDir;
 
 use super::middleware::CSP;
-use crate::{accounts::cookie, config::Config};
+use crate::{accounts::cookie, config::Config, html::escape};
 
 const PLACEHOLDER: &str = "<!--APP_CONFIG-->";
 /// Where the build writes the prerendered pages; never served as files.
@@ -300,7 +300,7 @@ pub async fn sitemap(axum::extract::State(state): axum::extract::State<crate::st
     );
     for page in PUBLIC_PAGES {
         let url = format!("{}{page}", state.config.platforms.main);
-        body.push_str(&format!("  <url><loc>{}</loc></url>\n", html_escape(&url)));
+        body.push_str(&format!("  <url><loc>{}</loc></url>\n", escape(&url)));
     }
     body.push_str("</urlset>\n");
     text(body, "application/xml; charset=utf-8")
@@ -330,17 +330,8 @@ fn fill(html: &str, config: &Config) -> String {
     ]
     .into_iter()
     .fold(html.to_owned(), |html, (placeholder, value)| {
-        html.replace(placeholder, &html_escape(value))
+        html.replace(placeholder, &escape(value))
     })
-}
-
-fn html_escape(value: &str) -> String {
-    value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#x27;")
 }
 
 /// Writes the client configuration into the page, from the server's own settings.

@@ -69,7 +69,7 @@ impl Template {
         let fill = |template: &str, escape: bool| {
             vars.iter().fold(template.to_owned(), |out, (key, value)| {
                 let value = if escape {
-                    html_escape(value)
+                    crate::html::escape(value)
                 } else {
                     (*value).to_owned()
                 };
@@ -85,15 +85,6 @@ impl Template {
             secret_until: None,
         }
     }
-}
-
-fn html_escape(value: &str) -> String {
-    value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
 }
 
 /// A person's name as a mail may show it. Names are typed by anyone, so one that could pass

@@ -22,6 +22,7 @@ use super::{CODE_TTL, TalentClaims, backchannel, clients, keys, parse_scope};
 use crate::{
     accounts::{cookie, sessions, tokens},
     client::Caller,
+    html::escape,
     state::AppState,
 };
 
@@ -66,15 +67,6 @@ impl AuthorizeQuery {
         }
         pairs
     }
-}
-
-fn escape(value: &str) -> String {
-    value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
 }
 
 /// A small page of the provider's own (errors, consent, signed out), no script.
