@@ -13,6 +13,7 @@ pub mod password_reset;
 pub mod passwords;
 pub mod profile;
 pub mod register;
+pub mod session_lookup;
 pub mod sessions;
 pub mod tokens;
 pub mod two_factor;

@@ -77,12 +77,11 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
     let claims = state.keys.decode(token).ok_or_else(Error::session_expired)?;
     let session_id = Uuid::parse_str(&claims.sid).map_err(|_| Error::session_expired())?;
     let user_id = Uuid::parse_str(&claims.sub).map_err(|_| Error::session_expired())?;
-    let (session, user) = sessions::Entity::find_by_id(session_id)
-        .find_also_related(users::Entity)
-        .one(&state.db)
+    let (session, user) = state
+        .sessions
+        .find(session_id)
         .await?
         .ok_or_else(Error::session_expired)?;
-    let user = user.ok_or_else(Error::session_expired)?;
     let now = Utc::now();
     let last_seen = session.last_seen_at.unwrap_or(session.created_at);
     if user.id != user_id

@@ -257,11 +257,14 @@ impl TestApp {
     /// A second server process of the same deployment: the same database, the same mail
     /// server, its own port, caches and workers.
     pub async fn another_instance(&self) -> TestApp {
+        self.another_instance_builder().start().await
+    }
+
+    /// [`TestApp::another_instance`], with settings of its own still to add.
+    pub fn another_instance_builder(&self) -> Builder {
         TestApp::builder(self.backend)
             .env("DATABASE_URL", &self.database_url)
             .smtp_port(self.mail.port)
-            .start()
-            .await
     }
 
     /// A single number from SQL (a count, say).

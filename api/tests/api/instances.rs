@@ -1,6 +1,14 @@
 //! Two server processes on one database, as behind a load balancer: nothing one instance
 //! knows may be missing on the other.
 
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
 use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
@@ -75,5 +83,50 @@ db_test! {
         app.sql("UPDATE sessions SET expires_at = '2020-01-01 00:00:00+00:00'").await;
         let (a, b) = tokio::join!(api::janitor::sweep(&app.db), api::janitor::sweep(&other.db));
         assert!(a.is_ok() && b.is_ok(), "{a:?} {b:?}");
+    }
+}
+
+db_test! {
+    async fn a_logout_on_one_instance_is_refused_at_once_by_the_other_under_load(app: TestApp) {
+        // Session checks on an instance are coalesced into shared reads; none of them may
+        // answer from a read that began before the logout was committed.
+        // Its per-address limit off: the load comes from one address.
+        let other = Arc::new(app.another_instance_builder().env("RATE_LIMIT_PER_IP", "0").start().await);
+        let token = app.signed_up("busy@example.com").await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let checks: Vec<_> = (0..16)
+            .map(|_| {
+                let (other, token, stop) = (other.clone(), token.clone(), stop.clone());
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    while !stop.load(Ordering::Relaxed) {
+                        let sent = Instant::now();
+                        let status = other.get_as(&token, "/api/auth/verify").await.status();
+                        seen.push((sent, status));
+                    }
+                    seen
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        json_of(app.post_as(&token, "/api/auth/logout", json!({})).await, StatusCode::OK).await;
+        let logged_out = Instant::now();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        stop.store(true, Ordering::Relaxed);
+        let (mut let_in_before, mut checked_after) = (0, 0);
+        for check in checks {
+            for (sent, status) in check.await.unwrap() {
+                if sent > logged_out {
+                    checked_after += 1;
+                    assert_eq!(status, StatusCode::UNAUTHORIZED, "a check sent after the logout answered was let in");
+                } else if status == StatusCode::OK {
+                    let_in_before += 1;
+                }
+            }
+        }
+        assert!(
+            let_in_before > 0 && checked_after > 0,
+            "the load did not straddle the logout: {let_in_before} let in before, {checked_after} checked after"
+        );
     }
 }

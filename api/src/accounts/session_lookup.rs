@@ -1,0 +1,185 @@
+//! Session lookups, coalesced: lookups that arrive while a read is at the database wait for
+//! the next read, and that read fetches every session waiting on it in one query.
+//!
+//! This is not a cache. Every lookup is answered by a read that *started after the lookup
+//! arrived*, so it sees every logout, password change, suspension and deletion committed
+//! before it, on any instance: a revoked session is refused everywhere at once. What
+//! coalescing saves is the per-query cost (a round trip to PostgreSQL, a hop to SQLite's
+//! worker thread, a statement), which under load is most of a session check.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use entity::{sessions, users};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use crate::error::{Error, Result};
+
+/// Ids per query: far below SQLite's and PostgreSQL's bound on parameters.
+const MAX_IDS_PER_QUERY: usize = 500;
+
+/// A session and the account it belongs to, as one read found them.
+pub type SessionRow = (sessions::Model, users::Model);
+
+/// What one read found, shared by every lookup that waited on it.
+type Found = std::result::Result<HashMap<Uuid, SessionRow>, ReadFailed>;
+
+/// Why a read failed, kept so each waiting lookup can answer with its own error (the cause
+/// is logged once, by the read).
+#[derive(Debug, Clone, Copy)]
+enum ReadFailed {
+    Unavailable,
+    Internal,
+}
+
+impl From<ReadFailed> for Error {
+    fn from(failed: ReadFailed) -> Self {
+        match failed {
+            ReadFailed::Unavailable => Self::Unavailable,
+            ReadFailed::Internal => Self::internal(anyhow::anyhow!("the session lookup failed")),
+        }
+    }
+}
+
+/// The lookups waiting for the next read.
+struct Batch {
+    ids: Vec<Uuid>,
+    found: watch::Sender<Option<Arc<Found>>>,
+}
+
+impl Batch {
+    fn new() -> Self {
+        Self {
+            ids: Vec::new(),
+            found: watch::Sender::new(None),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    /// Filled by arriving lookups; taken whole by the reader.
+    next: Option<Batch>,
+    /// Whether a reader task is running (it runs until no lookup waits).
+    reading: bool,
+}
+
+pub struct SessionLookup {
+    db: DatabaseConnection,
+    queue: Mutex<Queue>,
+}
+
+impl SessionLookup {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self {
+            db,
+            queue: Mutex::default(),
+        }
+    }
+
+    /// The session `id` and its account, as a read that started after this call found them;
+    /// `None` when there is no such session.
+    ///
+    /// # Errors
+    /// When the database could not be read (503 when it is unreachable).
+    pub async fn find(self: &Arc<Self>, id: Uuid) -> Result<Option<SessionRow>> {
+        let (mut found, start_reader) = {
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            let batch = queue.next.get_or_insert_with(Batch::new);
+            batch.ids.push(id);
+            let found = batch.found.subscribe();
+            let start_reader = !queue.reading;
+            queue.reading = true;
+            (found, start_reader)
+        };
+        if start_reader {
+            tokio::spawn(Arc::clone(self).read_until_idle());
+        }
+        // The sender goes away without a value only if the reader died: answer 503.
+        let outcome = found
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| Error::Unavailable)?
+            .clone()
+            .ok_or(Error::Unavailable)?;
+        match &*outcome {
+            Ok(rows) => Ok(rows.get(&id).cloned()),
+            Err(failed) => Err((*failed).into()),
+        }
+    }
+
+    /// Reads batch after batch until a read ends with nobody waiting.
+    async fn read_until_idle(self: Arc<Self>) {
+        // Should this task die (a panic), the next lookup starts a new reader and lookups
+        // already queued are not left waiting forever: their sender is dropped.
+        let mut abnormal_end = StopReading {
+            queue: &self.queue,
+            armed: true,
+        };
+        loop {
+            let batch = {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                match queue.next.take() {
+                    Some(batch) => batch,
+                    None => {
+                        // In the same critical section as finding the queue empty: a lookup
+                        // arriving next sees no reader and starts one.
+                        queue.reading = false;
+                        abnormal_end.armed = false;
+                        return;
+                    }
+                }
+            };
+            let found = self.read(batch.ids).await;
+            batch.found.send_replace(Some(Arc::new(found)));
+        }
+    }
+
+    async fn read(&self, mut ids: Vec<Uuid>) -> Found {
+        ids.sort_unstable();
+        ids.dedup();
+        let mut rows = HashMap::with_capacity(ids.len());
+        for chunk in ids.chunks(MAX_IDS_PER_QUERY) {
+            let found = sessions::Entity::find()
+                .filter(sessions::Column::Id.is_in(chunk.iter().copied()))
+                .find_also_related(users::Entity)
+                .all(&self.db)
+                .await
+                .map_err(|err| match Error::from(err) {
+                    Error::Unavailable => ReadFailed::Unavailable,
+                    err => {
+                        tracing::error!(error = ?err, "session lookup failed");
+                        ReadFailed::Internal
+                    }
+                })?;
+            rows.extend(
+                found
+                    .into_iter()
+                    .filter_map(|(session, user)| Some((session.id, (session, user?)))),
+            );
+        }
+        Ok(rows)
+    }
+}
+
+/// Marks the reader as stopped when the reading task dies instead of returning.
+struct StopReading<'a> {
+    queue: &'a Mutex<Queue>,
+    armed: bool,
+}
+
+impl Drop for StopReading<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            queue.reading = false;
+            // Dropping the queued batch answers its lookups (503) instead of leaving them to
+            // wait for a reader that is gone.
+            queue.next = None;
+        }
+    }
+}
