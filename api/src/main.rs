@@ -2,6 +2,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// jemalloc instead of glibc's malloc: under load the server's many small, short-lived
+/// allocations (headers, JSON, rows), freed on another thread than the one that made them,
+/// contended on glibc's arena locks, and a session check spent more time in malloc and futex
+/// waits than in its own work.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = api::cli::Cli::parse();
