@@ -1,11 +1,8 @@
 //! Bounds on what one GraphQL document may ask for: depth, complexity (lists cost their page
 //! size times their items), directives and aliases. Each refusal is a clear error.
 
-use std::sync::Arc;
-
 use async_graphql::{
-    ErrorExtensions, ServerError, ServerResult, Variables,
-    extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery},
+    ErrorExtensions, ServerError, ServerResult,
     parser::types::{ExecutableDocument, Selection, SelectionSet},
 };
 
@@ -28,49 +25,32 @@ pub fn page_cost(first: Option<i32>, child_complexity: usize) -> usize {
 }
 
 /// Refuses documents with more than [`MAX_ALIASES`] aliases, counted over every operation and
-/// fragment.
-pub struct Aliases;
-
-impl ExtensionFactory for Aliases {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(AliasCounter)
+/// fragment. Checked when a document is parsed (`documents::parse`), before anything runs.
+///
+/// # Errors
+/// A `BAD_USER_INPUT` error naming the limit.
+pub fn check_aliases(document: &ExecutableDocument) -> ServerResult<()> {
+    let aliases = document
+        .operations
+        .iter()
+        .map(|(_, op)| count(&op.node.selection_set.node))
+        .chain(
+            document
+                .fragments
+                .values()
+                .map(|f| count(&f.node.selection_set.node)),
+        )
+        .sum::<usize>();
+    if aliases > MAX_ALIASES {
+        let error =
+            async_graphql::Error::new(format!("Too many aliases in one request ({MAX_ALIASES} at most)"))
+                .extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"));
+        return Err(ServerError {
+            extensions: error.extensions,
+            ..ServerError::new(error.message, None)
+        });
     }
-}
-
-struct AliasCounter;
-
-#[async_graphql::async_trait::async_trait]
-impl Extension for AliasCounter {
-    async fn parse_query(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        query: &str,
-        variables: &Variables,
-        next: NextParseQuery<'_>,
-    ) -> ServerResult<ExecutableDocument> {
-        let document = next.run(ctx, query, variables).await?;
-        let aliases = document
-            .operations
-            .iter()
-            .map(|(_, op)| count(&op.node.selection_set.node))
-            .chain(
-                document
-                    .fragments
-                    .values()
-                    .map(|f| count(&f.node.selection_set.node)),
-            )
-            .sum::<usize>();
-        if aliases > MAX_ALIASES {
-            let error =
-                async_graphql::Error::new(format!("Too many aliases in one request ({MAX_ALIASES} at most)"))
-                    .extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"));
-            return Err(ServerError {
-                extensions: error.extensions,
-                ..ServerError::new(error.message, None)
-            });
-        }
-        Ok(document)
-    }
+    Ok(())
 }
 
 fn count(set: &SelectionSet) -> usize {

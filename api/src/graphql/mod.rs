@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod documents;
 pub mod errors;
 pub mod limits;
 pub mod news;
@@ -44,7 +45,6 @@ pub fn builder() -> SchemaBuilder<Query, Mutation, EmptySubscription> {
         .limit_complexity(limits::MAX_COMPLEXITY)
         .limit_recursive_depth(limits::MAX_DEPTH * 2)
         .limit_directives(limits::MAX_DIRECTIVES)
-        .extension(limits::Aliases)
 }
 
 pub fn build(state: AppState) -> AppSchema {

@@ -3,7 +3,7 @@
 use std::sync::{Arc, atomic::AtomicBool};
 
 use async_graphql::{
-    BatchRequest,
+    BatchRequest, BatchResponse,
     http::GraphiQLSource,
     parser::types::{DocumentOperations, OperationType},
 };
@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::{
     client::Caller,
-    graphql::{AppSchema, RequestMeta, limits::MAX_BATCH},
+    graphql::{AppSchema, RequestMeta, documents, limits::MAX_BATCH},
     state::AppState,
 };
 
@@ -74,8 +74,14 @@ pub async fn post(
     // One authentication operation per HTTP request, across the whole batch.
     let auth_operation = Arc::new(AtomicBool::new(false));
     let meta = || RequestMeta::for_caller(&caller, &auth_operation);
-    let batch = match batch {
-        BatchRequest::Single(request) => BatchRequest::Single(request.data(meta())),
+    let execute = |request: async_graphql::Request| async {
+        match documents::prepare(request) {
+            Ok(request) => schema.execute(request.data(meta())).await,
+            Err(refused) => *refused,
+        }
+    };
+    let response = match batch {
+        BatchRequest::Single(request) => BatchResponse::Single(execute(request).await),
         BatchRequest::Batch(requests) if requests.len() > MAX_BATCH => {
             return graphql_error(
                 StatusCode::BAD_REQUEST,
@@ -84,10 +90,15 @@ pub async fn post(
             );
         }
         BatchRequest::Batch(requests) => {
-            BatchRequest::Batch(requests.into_iter().map(|r| r.data(meta())).collect())
+            // One after another, as the schema's own batch execution does.
+            let mut responses = Vec::with_capacity(requests.len());
+            for request in requests {
+                responses.push(execute(request).await);
+            }
+            BatchResponse::Batch(responses)
         }
     };
-    respond(schema.execute_batch(batch).await)
+    respond(response)
 }
 
 pub async fn get(
@@ -124,12 +135,15 @@ pub async fn get(
             );
         }
     };
+    let mut request = match documents::prepare(request) {
+        Ok(request) => request,
+        Err(refused) => return respond((*refused).into()),
+    };
     // A GET must not change anything: links and prefetches are GETs.
-    let is_mutation =
-        async_graphql::parser::parse_query(&request.query).is_ok_and(|doc| match &doc.operations {
-            DocumentOperations::Single(op) => op.node.ty != OperationType::Query,
-            DocumentOperations::Multiple(ops) => ops.values().any(|op| op.node.ty != OperationType::Query),
-        });
+    let is_mutation = request.parsed_query().is_ok_and(|doc| match &doc.operations {
+        DocumentOperations::Single(op) => op.node.ty != OperationType::Query,
+        DocumentOperations::Multiple(ops) => ops.values().any(|op| op.node.ty != OperationType::Query),
+    });
     if is_mutation {
         return graphql_error(
             StatusCode::METHOD_NOT_ALLOWED,

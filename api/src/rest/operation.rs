@@ -16,7 +16,7 @@ use super::envelope::{ErrorResponse, success};
 use crate::{
     client::Caller,
     error::Code,
-    graphql::{AppSchema, RequestMeta},
+    graphql::{AppSchema, RequestMeta, documents},
 };
 
 /// How a route's result becomes the envelope's `data`.
@@ -47,7 +47,10 @@ pub async fn run(schema: &AppSchema, caller: &Caller, op: &Operation, variables:
     let request = async_graphql::Request::new(op.document)
         .variables(Variables::from_json(variables))
         .data(meta);
-    let response = schema.execute(request).await;
+    let response = match documents::prepare(request) {
+        Ok(request) => schema.execute(request).await,
+        Err(refused) => *refused,
+    };
 
     let mut http = if let Some(error) = response.errors.first() {
         error_response(error).into_response()
