@@ -192,6 +192,42 @@ pub async fn refund(db: &impl ConnectionTrait, key: &str) -> Result<()> {
     Ok(())
 }
 
+/// Settles the attempts of a sign-in that succeeded, in one statement: `clear`'s key forgets
+/// its failures and its block, and each key of `refund` gets its attempt back (a block stays).
+///
+/// # Errors
+/// On a database failure.
+pub async fn give_back(db: &impl ConnectionTrait, clear: Option<&str>, refund: &[&str]) -> Result<()> {
+    let backend = db.get_database_backend();
+    let p = |n: usize| match backend {
+        DatabaseBackend::Postgres => format!("${n}"),
+        _ => format!("?{n}"),
+    };
+    let keys: Vec<&str> = clear.into_iter().chain(refund.iter().copied()).collect();
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let listed = (1..=keys.len()).map(p).collect::<Vec<_>>().join(", ");
+    let sql = if clear.is_some() {
+        let c = p(1);
+        format!(
+            "UPDATE login_throttles SET \
+             failures = CASE WHEN key = {c} THEN 0 ELSE failures - 1 END, \
+             blocked_until = CASE WHEN key = {c} THEN NULL ELSE blocked_until END \
+             WHERE key IN ({listed}) AND (key = {c} OR failures > 0)"
+        )
+    } else {
+        format!("UPDATE login_throttles SET failures = failures - 1 WHERE key IN ({listed}) AND failures > 0")
+    };
+    db.execute_raw(Statement::from_sql_and_values(
+        backend,
+        sql,
+        keys.into_iter().map(sea_orm::Value::from),
+    ))
+    .await?;
+    Ok(())
+}
+
 /// Forgets a key: its failures and its block.
 ///
 /// # Errors

@@ -104,9 +104,7 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn succeeded(&self, state: &AppState) -> Result<()> {
-        rate_limit::clear(&state.db, &self.pair).await?;
-        rate_limit::refund(&state.db, &self.email).await?;
-        rate_limit::refund(&state.db, &self.address).await
+        rate_limit::give_back(&state.db, Some(&self.pair), &[&self.email, &self.address]).await
     }
 
     /// The attempt proved a first factor but not yet the person (two-factor is on): it was
@@ -116,9 +114,7 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn first_factor_passed(&self, state: &AppState) -> Result<()> {
-        rate_limit::refund(&state.db, &self.pair).await?;
-        rate_limit::refund(&state.db, &self.email).await?;
-        rate_limit::refund(&state.db, &self.address).await
+        rate_limit::give_back(&state.db, None, &[&self.pair, &self.email, &self.address]).await
     }
 }
 
