@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Benchmarks, side by side in one run: our release server (SQLite, per-address limit off), the
-# better-auth peer and the Argon2id limit of this machine from ../shared/peers, all loaded with
-# wrk from this machine. Prints a table of each figure, the peer or limit beside it and the
-# ratio; asserts nothing (timing goals live here, never in the tests).
-#   bench/run.sh                 # everything (the peer installs itself: ~2 min the first time)
-#   PEER=0 bench/run.sh          # ours and the hash limit only
-#   DATABASE=postgres bench/run.sh   # ours on a fresh PostgreSQL database (TEST_POSTGRES_URL)
+# Benchmarks, side by side in one run: our release server on SQLite and on PostgreSQL (the
+# per-address limit off), the better-auth peer and the Argon2id limit of this machine from
+# ../shared/peers, all loaded with wrk from this machine. Prints one table of each figure, the
+# peer or limit beside it and the ratio; asserts nothing (timing goals live here, never in the
+# tests).
+#   bench/run.sh                        # everything (the peer installs itself: ~2 min the first time)
+#   PEER=0 bench/run.sh                 # ours and the hash limit only
+#   DATABASES=sqlite bench/run.sh       # one database (sqlite, postgres or both, the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 PEERS="${PEERS:-$ROOT/../shared/peers}"
 PEER="${PEER:-1}"
-DATABASE="${DATABASE:-sqlite}"
+DATABASES="${DATABASES:-${DATABASE:-sqlite postgres}}"
 PORT="${PORT:-18080}"
 BASE="http://127.0.0.1:$PORT"
+OTHER="http://127.0.0.1:$((PORT + 1))"
 HOT_CONN="${HOT_CONN:-64}"; HOT_DUR="${HOT_DUR:-15}"
 HASH_CONN="${HASH_CONN:-16}"; HASH_DUR="${HASH_DUR:-15}"
+SESSIONS="${SESSIONS:-256}"
+ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export CARGO_TERM_COLOR=never
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
@@ -23,35 +27,40 @@ cargo build --release -q -p api
 CARGO_TARGET_DIR="$ROOT/target/peers" cargo build --release -q --manifest-path "$PEERS/argon2-limit/Cargo.toml"
 
 work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
+servers=()
+pg_database=""
+cleanup() {
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -n "$pg_database" ] && psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
 
-case "$DATABASE" in
-  sqlite) database_url="sqlite://$work/bench.db?mode=rwc" ;;
-  postgres)
-    admin_url="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-    name="bench_$$"
-    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
-    database_url="${admin_url%/*}/$name" ;;
-  *) echo "DATABASE is sqlite or postgres" >&2; exit 2 ;;
-esac
-
-SERVER_ENV=(PATH="$PATH" HOME="$HOME"
-  APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET=bench-secret-bench-secret-bench-secret
+COMMON_ENV=(PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite"
+  JWT_SECRET=bench-secret-bench-secret-bench-secret
   MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL="$BASE/hire" CAMPUS_PLATFORM_URL="$BASE/campus"
-  CAREER_PLATFORM_URL="$BASE/career" BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
-  DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
-start_server() {
-  # env execs the server, so $! is the server's own PID (its memory is read from /proc).
-  env -i "${SERVER_ENV[@]}" ./target/release/api serve >"$work/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && return; sleep 0.1; done
-  echo "the server did not start" >&2; cat "$work/server.log" >&2; exit 1
+  CAREER_PLATFORM_URL="$BASE/career" RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
+start_server() {  # port database_url -> pid in $started
+  # exec all the way down, so the PID is the server's own (its memory is read from /proc).
+  ( exec env -i "${COMMON_ENV[@]}" BIND_ADDR="127.0.0.1:$1" DATABASE_URL="$2" ./target/release/api serve ) \
+    >>"$work/server-$1.log" 2>&1 &
+  started=$!
+  servers+=("$started")
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.1; done
+  echo "the server did not start" >&2; cat "$work/server-$1.log" >&2; exit 1
+}
+stop_servers() {
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  servers=()
 }
 json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
 token_of() { sed 's/.*"token":"\([^"]*\)".*/\1/'; }
 kib() { awk -v k="$1" 'BEGIN{printf "%.0f", k/1024}'; }
 status_kb() { awk -v f="$2:" '$1==f {print $2}' "/proc/$1/status"; }
+sql() {  # database statement
+  if [ "$1" = postgres ]; then psql "$database_url" -qc "$2" >/dev/null
+  else python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()" "$work/bench.db" "$2"; fi
+}
 
 # A wrk script per scenario, each ending with the peer's RESULT line format.
 report='done = function(summary, latency, requests)
@@ -60,10 +69,23 @@ report='done = function(summary, latency, requests)
     summary.requests, summary.requests / secs, latency:percentile(50) / 1000,
     latency:percentile(99) / 1000, summary.errors.status))
 end'
-post_script() {  # file body
-  printf 'wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = %s\n%s\n' "$2" "$report" >"$1"
-}
 printf '%s\n' "$report" >"$work/get.lua"
+printf 'wrk.method = "POST"\nwrk.headers["content-type"] = "application/json"\nwrk.body = %s\n%s\n' \
+  "'{\"query\":\"{ me { id email name role } }\"}'" "$report" >"$work/me.lua"
+# Many people at once: each request checks the next of $SESSIONS sessions (tokens.txt).
+cat >"$work/many.lua" <<LUA
+local tokens = {}
+for line in io.lines("$work/tokens.txt") do tokens[#tokens + 1] = line end
+local n = 0
+local thread_ix = 0
+setup = function(thread) thread:set("tix", thread_ix); thread_ix = thread_ix + 1 end
+request = function()
+  n = n + 1
+  local token = tokens[((tix or 0) * 101 + n) % #tokens + 1]
+  return wrk.format("GET", "/api/auth/verify", { ["authorization"] = "Bearer " .. token })
+end
+$report
+LUA
 cat >"$work/signup.lua" <<LUA
 local counter, tag = 0, tostring(os.time()) .. tostring(math.random(1000000))
 local thread_ix = 0
@@ -75,38 +97,8 @@ request = function()
 end
 $report
 LUA
-wrk_run() {  # conns seconds url [wrk args...] -> RESULT line
-  local conns=$1 secs=$2 url=$3; shift 3
-  wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT'
-}
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
-
-# ---- ours
-start_server
-sleep 1
-idle_rss=$(status_kb "$server" VmRSS)
-email="bench@example.com"
-json /api/auth/register "{\"name\":\"Bench\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
-json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
-code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
-token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
-env -i "${SERVER_ENV[@]}" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
-admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
-for n in $(seq 1 60); do
-  json /api/news "{\"title\":\"Story $n\",\"summary\":\"Summary $n\",\"body\":\"Body $n\",\"published\":true}" "$admin" >/dev/null
-done
-post_script "$work/me.lua" "'{\"query\":\"{ me { id email name role } }\"}'"
 # Sign-ins spread over as many accounts as connections: many simultaneous sign-ins to one
 # account from one address is what the throttle exists to refuse (see SECURITY.md).
-for n in $(seq 1 "$HASH_CONN"); do
-  json /api/auth/register "{\"name\":\"Bench\",\"email\":\"login$n@example.com\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
-done
-if [ "$DATABASE" = postgres ]; then
-  psql "$database_url" -qc "UPDATE users SET email_verified = true, status = 'active'" >/dev/null
-else
-  sqlite3 "$work/bench.db" "UPDATE users SET email_verified = 1, status = 'active'" 2>/dev/null \
-    || python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE users SET email_verified=1, status='active'\"); c.commit()" "$work/bench.db"
-fi
 cat >"$work/login.lua" <<LUA
 local n = 0
 local thread_ix = 0
@@ -119,22 +111,89 @@ request = function()
 end
 $report
 LUA
+wrk_run() {  # conns seconds url [wrk args...] -> RESULT line
+  local conns=$1 secs=$2 url=$3; shift 3
+  wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT'
+}
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
+register() {  # email
+  json /api/auth/register "{\"name\":\"Bench\",\"email\":\"$1\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
+}
 
-verify=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
-me=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/graphql" -s "$work/me.lua" -H "authorization: Bearer $token")
-news=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news" -s "$work/get.lua")
-login=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua")
-login_peak=$(status_kb "$server" VmHWM)
-# verify's p99 while a login storm runs beside it
-wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua" >/dev/null &
-storm=$!
-sleep 1
-verify_storm=$(wrk_run 8 $((HASH_DUR - 3)) "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
-wait $storm || true
-signup=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/" -s "$work/signup.lua")
-peak_rss=$(status_kb "$server" VmHWM)
-kill "$server"; wait "$server" 2>/dev/null || true; server=""
-[ "$DATABASE" = postgres ] && psql "${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}" -qc "DROP DATABASE IF EXISTS bench_$$" >/dev/null
+# CPU time (clock ticks) of this machine's PostgreSQL processes: it shares the two cores.
+database_ticks() {  # database
+  [ "$1" = postgres ] || return 0
+  for pid in $(pgrep -u postgres postgres); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done |
+    awk '{s += $1} END {print s + 0}'
+}
+
+declare -A R  # results: R[<database>.<figure>] = RESULT line or value
+
+# ---- ours, once per database
+measure() {  # database
+  local db=$1
+  case "$db" in
+    sqlite) database_url="sqlite://$work/bench.db?mode=rwc"; rm -f "$work"/bench.db* ;;
+    postgres)
+      pg_database="bench_$$"
+      psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" -c "CREATE DATABASE $pg_database" >/dev/null
+      database_url="${ADMIN_URL%/*}/$pg_database" ;;
+    *) echo "DATABASES lists sqlite and/or postgres" >&2; exit 2 ;;
+  esac
+  start_server "$PORT" "$database_url"; local server=$started
+  sleep 1
+  R[$db.idle_rss]=$(status_kb "$server" VmRSS)
+  local email="bench@example.com"
+  register "$email"
+  json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
+  local code token admin
+  code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
+  token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
+  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
+  admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
+  for n in $(seq 1 60); do
+    json /api/news "{\"title\":\"Story $n\",\"summary\":\"Summary $n\",\"body\":\"Body $n\",\"published\":true}" "$admin" >/dev/null
+  done
+  for n in $(seq 1 "$HASH_CONN"); do register "login$n@example.com"; done
+  sql "$db" "UPDATE users SET email_verified = true, status = 'active'"
+  # $SESSIONS live sessions, signed in over the sixteen accounts.
+  : >"$work/tokens.txt"
+  local signing_in=()
+  for n in $(seq 1 "$SESSIONS"); do
+    # One write per line (the answer ends without a newline), so parallel sign-ins do not mix.
+    ( line=$(json /api/auth/login "{\"email\":\"login$(( n % HASH_CONN + 1 ))@example.com\",\"password\":\"benchPass42\"}" | token_of)
+      echo "$line" >>"$work/tokens.txt" ) &
+    signing_in+=($!)
+    if (( n % 8 == 0 )); then wait "${signing_in[@]}"; signing_in=(); fi
+  done
+  [ ${#signing_in[@]} -eq 0 ] || wait "${signing_in[@]}"
+
+  R[$db.verify]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
+  R[$db.many]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/many.lua")
+  R[$db.me]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/graphql" -s "$work/me.lua" -H "authorization: Bearer $token")
+  R[$db.news]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news" -s "$work/get.lua")
+  local db_before
+  db_before=$(database_ticks "$db")
+  R[$db.login]=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua")
+  R[$db.login_db_cores]=$(awk -v a="$db_before" -v b="$(database_ticks "$db")" -v hz="$(getconf CLK_TCK)" -v s="$HASH_DUR" \
+    'BEGIN{ if (a == "") print ""; else printf "%.2f", (b - a) / hz / s }')
+  R[$db.login_rss]=$(status_kb "$server" VmHWM)
+  # verify's p99 while a login storm runs beside it
+  wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua" >/dev/null &
+  local storm=$!
+  sleep 1
+  R[$db.storm]=$(wrk_run 8 $((HASH_DUR - 3)) "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
+  wait $storm || true
+  R[$db.signup]=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/" -s "$work/signup.lua")
+  R[$db.peak_rss]=$(status_kb "$server" VmHWM)
+  # A second instance on the same database: a logout on the first, checks on the second.
+  start_server "$((PORT + 1))" "$database_url"
+  R[$db.revocation]=$(python3 bench/revocation.py --a "$BASE" --b "$OTHER" \
+    --email login1@example.com --password benchPass42 --rounds 30 | grep '^RESULT' || true)
+  stop_servers
+  if [ "$db" = postgres ]; then psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null; pg_database=""; fi
+}
+for db in $DATABASES; do measure "$db"; done
 
 # ---- the limit and the peer
 limit=$("$ROOT/target/peers/release/argon2-limit" 200 2 argon2 2>/dev/null | grep 'threads=2' | head -1 || true)
@@ -151,20 +210,46 @@ fi
 # ---- the table
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.1f×", a/b; else print "—" }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.0f%%", 100*a/b; else print "—" }'; }
+name() { [ "$1" = postgres ] && echo PostgreSQL || echo SQLite; }
 js_kib=$(cd client && node scripts/check-budget.mjs 2>/dev/null | sed -n 's/^JavaScript for \/: \([0-9.]*\) KiB gzip (\([0-9.]*\) KiB brotli.*/\1 KiB gzip (\2 KiB brotli as sent)/p' || true)
+peer_get="better-auth get-session $(field "$peer_verify" rps) req/s (p99 $(field "$peer_verify" p99_ms) ms)"
 echo
-echo "Talent Suite benchmarks — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, $DATABASE, per-address limit off, wrk -t2 on the same machine"
-echo "command: DATABASE=$DATABASE PEER=$PEER HOT_CONN=$HOT_CONN HOT_DUR=$HOT_DUR HASH_CONN=$HASH_CONN HASH_DUR=$HASH_DUR bench/run.sh"
+echo "Talent Suite benchmarks — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, per-address limit off, wrk -t2 on the same machine"
+echo "command: DATABASES=\"$DATABASES\" PEER=$PEER HOT_CONN=$HOT_CONN HOT_DUR=$HOT_DUR HASH_CONN=$HASH_CONN HASH_DUR=$HASH_DUR SESSIONS=$SESSIONS bench/run.sh"
 echo
-echo "| figure | ours | p99 | peer or limit, same run | ratio |"
-echo "|---|---|---|---|---|"
-echo "| \`GET /api/auth/verify\`, $HOT_CONN connections | $(field "$verify" rps) req/s | $(field "$verify" p99_ms) ms | better-auth get-session $(field "$peer_verify" rps) req/s (p99 $(field "$peer_verify" p99_ms) ms) | $(ratio "$(field "$verify" rps)" "$(field "$peer_verify" rps)") |"
-echo "| GraphQL \`{ me { id email name role } }\`, $HOT_CONN connections | $(field "$me" rps) req/s | $(field "$me" p99_ms) ms | — | — |"
-echo "| \`GET /api/news\` (20 items), $HOT_CONN connections | $(field "$news" rps) req/s | $(field "$news" p99_ms) ms | — | — |"
-echo "| password login, $HASH_CONN connections | $(field "$login" rps)/s | $(field "$login" p99_ms) ms | Argon2id limit, 2 threads: ${limit_rate:-—}/s; better-auth sign-in $(field "$peer_signin" rps)/s | $(pct "$(field "$login" rps)" "$limit_rate") of the limit |"
-echo "| sign-up, $HASH_CONN connections | $(field "$signup" rps)/s | $(field "$signup" p99_ms) ms | Argon2id limit: ${limit_rate:-—}/s; better-auth sign-up $(field "$peer_signup" rps)/s | $(pct "$(field "$signup" rps)" "$limit_rate") of the limit |"
-echo "| verify p99 during a login storm (8 connections) | $(field "$verify_storm" rps) req/s | $(field "$verify_storm" p99_ms) ms | goal < 25 ms | — |"
-echo "| resident memory: idle / peak after the login storm / peak overall | $(kib "$idle_rss") / $(kib "$login_peak") / $(kib "$peak_rss") MiB | | goal < 150 MiB peak | — |"
-echo "| JavaScript for \`/\` | ${js_kib:-—} | | goal ≤ 100 KiB gzip | — |"
+echo "| figure | database | ours | p99 | peer or limit, same run | ratio |"
+echo "|---|---|---|---|---|---|"
+row() {  # label db key peer-text peer-rps
+  local r=${R[$2.$3]:-}
+  echo "| $1 | $(name "$2") | $(field "$r" rps) req/s | $(field "$r" p99_ms) ms | $4 | $(ratio "$(field "$r" rps)" "$5") |"
+}
+for db in $DATABASES; do row "\`GET /api/auth/verify\`, one session, $HOT_CONN connections" "$db" verify "$peer_get" "$(field "$peer_verify" rps)"; done
+for db in $DATABASES; do row "\`GET /api/auth/verify\`, $SESSIONS sessions in turn, $HOT_CONN connections" "$db" many "$peer_get" "$(field "$peer_verify" rps)"; done
+for db in $DATABASES; do row "GraphQL \`{ me { id email name role } }\`, $HOT_CONN connections" "$db" me "$peer_get" "$(field "$peer_verify" rps)"; done
+for db in $DATABASES; do row "\`GET /api/news\` (20 items), $HOT_CONN connections" "$db" news "—" ""; done
+for db in $DATABASES; do
+  r=${R[$db.login]:-}
+  shared=""
+  [ -n "${R[$db.login_db_cores]:-}" ] && shared=" (PostgreSQL's processes used ${R[$db.login_db_cores]} of the 2 cores)"
+  echo "| password sign-in, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s$shared | $(field "$r" p99_ms) ms | Argon2id limit, 2 threads: ${limit_rate:-—}/s; better-auth sign-in $(field "$peer_signin" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signin" rps)") the peer |"
+done
+for db in $DATABASES; do
+  r=${R[$db.signup]:-}
+  echo "| sign-up, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s | $(field "$r" p99_ms) ms | Argon2id limit: ${limit_rate:-—}/s; better-auth sign-up $(field "$peer_signup" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signup" rps)") the peer |"
+done
+for db in $DATABASES; do
+  r=${R[$db.storm]:-}
+  echo "| verify during a sign-in storm (8 connections) | $(name "$db") | $(field "$r" rps) req/s | $(field "$r" p99_ms) ms | goal p99 < 25 ms | — |"
+done
+for db in $DATABASES; do
+  echo "| resident memory: idle / peak after the sign-in storm / peak overall | $(name "$db") | $(kib "${R[$db.idle_rss]:-0}") / $(kib "${R[$db.login_rss]:-0}") / $(kib "${R[$db.peak_rss]:-0}") MiB | | goal < 150 MiB peak | — |"
+done
+for db in $DATABASES; do
+  r=${R[$db.revocation]:-}
+  echo "| logout on instance A, checks on instance B ($(field "$r" rounds) logouts, 8 threads checking) | $(name "$db") | $(field "$r" stale) stale of $(field "$r" checks_after_logout) checks after the logout | | B's first refusal $(field "$r" delay_p50_ms) ms after A answered (p50; max $(field "$r" delay_max_ms) ms) | — |"
+done
+echo "| JavaScript for \`/\` | — | ${js_kib:-—} | | goal ≤ 100 KiB gzip | — |"
 echo
-echo "non-2xx answers: verify $(field "$verify" non2xx), me $(field "$me" non2xx), news $(field "$news" non2xx), login $(field "$login" non2xx), sign-up $(field "$signup" non2xx)"
+for db in $DATABASES; do
+  echo "non-2xx answers, $(name "$db"): verify $(field "${R[$db.verify]:-}" non2xx), many sessions $(field "${R[$db.many]:-}" non2xx), me $(field "${R[$db.me]:-}" non2xx), news $(field "${R[$db.news]:-}" non2xx), sign-in $(field "${R[$db.login]:-}" non2xx), sign-up $(field "${R[$db.signup]:-}" non2xx)"
+done
