@@ -14,6 +14,8 @@ PORT="${PORT:-18090}"
 BASE="http://127.0.0.1:$PORT"
 HOT_CONN="${HOT_CONN:-64}"; HOT_DUR="${HOT_DUR:-10}"
 HASH_CONN="${HASH_CONN:-16}"; HASH_DUR="${HASH_DUR:-10}"
+SPREAD="${SPREAD:-1000}"
+JWT_SECRET=bench-secret-bench-secret-bench-secret
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 cargo build --release -q -p api
 
@@ -32,7 +34,7 @@ case "$DATABASE" in
 esac
 
 SERVER_ENV=(PATH="$PATH" HOME="$HOME"
-  APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET=bench-secret-bench-secret-bench-secret
+  APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET="$JWT_SECRET"
   MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL="$BASE/hire" CAMPUS_PLATFORM_URL="$BASE/campus"
   CAREER_PLATFORM_URL="$BASE/career" BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
   DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
@@ -142,18 +144,43 @@ end
 $report
 LUA
 
+# Checks of $SPREAD sessions drawn at random from all those stored, one after another: each
+# check reads a different row, so no figure rests on one hot row.
+cat >"$work/many.lua" <<LUA
+local tokens = {}
+for line in io.lines("$work/tokens.txt") do tokens[#tokens + 1] = line end
+local n, thread_ix = 0, 0
+setup = function(thread) thread:set("tix", thread_ix); thread_ix = thread_ix + 1 end
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/api/auth/verify", { ["authorization"] = "Bearer " .. tokens[((tix or 0) * 101 + n) % #tokens + 1] })
+end
+$report
+LUA
+draw_sessions() {
+  if [ "$DATABASE" = postgres ]; then
+    sql "SELECT replace(id::text, '-', '') || '|' || replace(user_id::text, '-', '') FROM sessions WHERE user_agent = 'seed' ORDER BY random() LIMIT $SPREAD"
+  else
+    sql "SELECT lower(hex(id)) || '|' || lower(hex(user_id)) FROM sessions WHERE user_agent = 'seed' ORDER BY random() LIMIT $SPREAD"
+  fi | python3 bench/mint_tokens.py "$JWT_SECRET" >"$work/tokens.txt"
+}
+
 measure() {
+  draw_sessions
+  # The pool opens its connections under the first load: that is not what is measured.
+  wrk_run "$HOT_CONN" 2 "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token" >/dev/null
   verify=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
+  spread=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/many.lua")
   login=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua")
   sql "DELETE FROM login_throttles" >/dev/null
 }
 
 seed_accounts 1 1000
-measure; small_verify=$verify; small_login=$login
+measure; small_verify=$verify; small_spread=$spread; small_login=$login
 started=$(date +%s)
 seed_accounts 1001 "$SIZE"
 seeded=$(( $(date +%s) - started ))
-measure; large_verify=$verify; large_login=$login
+measure; large_verify=$verify; large_spread=$spread; large_login=$login
 accounts=$(sql "SELECT COUNT(*) FROM users"); sessions=$(sql "SELECT COUNT(*) FROM sessions")
 
 seed_news 100020
@@ -183,10 +210,11 @@ echo
 echo "| figure | 1,000 stored | $SIZE stored | p99 growth | rate ratio |"
 echo "|---|---|---|---|---|"
 echo "| \`GET /api/auth/verify\`, $HOT_CONN connections | $(field "$small_verify" rps) req/s, p99 $(field "$small_verify" p99_ms) ms | $(field "$large_verify" rps) req/s, p99 $(field "$large_verify" p99_ms) ms | $(ratio "$(field "$large_verify" p99_ms)" "$(field "$small_verify" p99_ms)") | $(ratio "$(field "$large_verify" rps)" "$(field "$small_verify" rps)") |"
+echo "| \`GET /api/auth/verify\`, $SPREAD stored sessions drawn at random, in turn, $HOT_CONN connections | $(field "$small_spread" rps) req/s, p99 $(field "$small_spread" p99_ms) ms | $(field "$large_spread" rps) req/s, p99 $(field "$large_spread" p99_ms) ms | $(ratio "$(field "$large_spread" p99_ms)" "$(field "$small_spread" p99_ms)") | $(ratio "$(field "$large_spread" rps)" "$(field "$small_spread" rps)") |"
 echo "| password login, $HASH_CONN connections | $(field "$small_login" rps)/s, p99 $(field "$small_login" p99_ms) ms | $(field "$large_login" rps)/s, p99 $(field "$large_login" p99_ms) ms | $(ratio "$(field "$large_login" p99_ms)" "$(field "$small_login" p99_ms)") | $(ratio "$(field "$large_login" rps)" "$(field "$small_login" rps)") |"
 echo
 echo "| news list (admin, uncached), 100,020 items | page 1 | page 5,000 | p99 growth | rate ratio |"
 echo "|---|---|---|---|---|"
 echo "| \`GET /api/news\`, $HOT_CONN connections | $(field "$page1" rps) req/s, p99 $(field "$page1" p99_ms) ms | $(field "$page5000" rps) req/s, p99 $(field "$page5000" p99_ms) ms | $(ratio "$(field "$page5000" p99_ms)" "$(field "$page1" p99_ms)") | $(ratio "$(field "$page5000" rps)" "$(field "$page1" rps)") |"
 echo
-echo "non-2xx: verify $(field "$small_verify" non2xx)/$(field "$large_verify" non2xx), login $(field "$small_login" non2xx)/$(field "$large_login" non2xx), news $(field "$page1" non2xx)/$(field "$page5000" non2xx)"
+echo "non-2xx: verify $(field "$small_verify" non2xx)/$(field "$large_verify" non2xx), spread $(field "$small_spread" non2xx)/$(field "$large_spread" non2xx), login $(field "$small_login" non2xx)/$(field "$large_login" non2xx), news $(field "$page1" non2xx)/$(field "$page5000" non2xx)"
