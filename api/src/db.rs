@@ -34,7 +34,9 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
                     .busy_timeout(Duration::from_secs(10))
             });
     } else {
-        options.max_connections(20).min_connections(1);
+        // A few connections open from the start: opening one takes PostgreSQL tens of
+        // milliseconds, which the first requests under load would otherwise wait out.
+        options.max_connections(20).min_connections(4);
     }
     Database::connect(options)
         .await
