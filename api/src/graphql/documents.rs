@@ -8,7 +8,7 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 use async_graphql::{Request, Response, ServerError, parser::types::ExecutableDocument};
 use hashlink::LruCache;
 
-use super::limits;
+use super::{AppSchema, limits};
 
 /// Distinct documents kept; the least recently used goes first.
 const CAPACITY: usize = 512;
@@ -49,6 +49,14 @@ pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
             Ok(request)
         }
         Err(error) => Err(Box::new(Response::from_errors(vec![error]))),
+    }
+}
+
+/// Runs `request` on `schema` with its document from [`prepare`], or answers its refusal.
+pub async fn execute(schema: &AppSchema, request: Request) -> Response {
+    match prepare(request) {
+        Ok(request) => schema.execute(request).await,
+        Err(refused) => *refused,
     }
 }
 

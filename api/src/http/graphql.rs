@@ -74,12 +74,7 @@ pub async fn post(
     // One authentication operation per HTTP request, across the whole batch.
     let auth_operation = Arc::new(AtomicBool::new(false));
     let meta = || RequestMeta::for_caller(&caller, &auth_operation);
-    let execute = |request: async_graphql::Request| async {
-        match documents::prepare(request) {
-            Ok(request) => schema.execute(request.data(meta())).await,
-            Err(refused) => *refused,
-        }
-    };
+    let execute = |request: async_graphql::Request| documents::execute(&schema, request.data(meta()));
     let response = match batch {
         BatchRequest::Single(request) => BatchResponse::Single(execute(request).await),
         BatchRequest::Batch(requests) if requests.len() > MAX_BATCH => {

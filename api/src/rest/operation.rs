@@ -47,10 +47,7 @@ pub async fn run(schema: &AppSchema, caller: &Caller, op: &Operation, variables:
     let request = async_graphql::Request::new(op.document)
         .variables(Variables::from_json(variables))
         .data(meta);
-    let response = match documents::prepare(request) {
-        Ok(request) => schema.execute(request).await,
-        Err(refused) => *refused,
-    };
+    let response = documents::execute(schema, request).await;
 
     let mut http = if let Some(error) = response.errors.first() {
         error_response(error).into_response()
