@@ -40,6 +40,34 @@ db_test! {
 }
 
 db_test! {
+    async fn the_alias_limit_holds_however_the_document_comes_in(app: TestApp) {
+        // Parsed documents are remembered by their text: a refused one stays refused, and a
+        // batch, a GET and a repeat each meet the limit before anything runs.
+        let too_many = login_aliases(30, "spray@example.com");
+        for _ in 0..2 {
+            let body = app.graphql(None, &too_many, json!({})).await;
+            assert!(body["errors"][0]["message"].as_str().unwrap().contains("Too many aliases"), "{body}");
+        }
+        let batch = json!([{ "query": "{ __typename }" }, { "query": too_many }]);
+        let body: Value = app.client.post(app.url("/api/graphql")).json(&batch).send().await.unwrap().json().await.unwrap();
+        assert_eq!(body[0]["data"]["__typename"], "Query", "{body}");
+        assert!(body[1]["errors"][0]["message"].as_str().unwrap().contains("Too many aliases"), "{body}");
+        let reads: String = (0..30).map(|i| format!("a{i}: __typename ")).collect();
+        let answer = app
+            .client
+            .get(app.url("/api/graphql"))
+            .query(&[("query", format!("{{ {reads} }}"))])
+            .send()
+            .await
+            .unwrap();
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
+        assert!(body["errors"][0]["message"].as_str().unwrap().contains("Too many aliases"), "{body}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in_failed'").await, 0);
+    }
+}
+
+db_test! {
     async fn a_batch_counts_as_one_request_for_sign_ins(app: TestApp) {
         let one = json!({
             "query": "mutation($i: LoginInput!) { login(input: $i) { token } }",
