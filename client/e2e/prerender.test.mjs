@@ -112,6 +112,22 @@ describe('prerendered pages (real server)', { skip: preview && 'needs the real s
     });
   });
 
+  test('a page that arrives slowly is painted whole, never as half a header that then shifts', async () => {
+    await withPage(browser, app.baseURL, 'slow page', async (page) => {
+      for (const path of ['/about', '/no-such-page']) {
+        // A returning visitor on a slow line: the style sheet and scripts are cached, and the
+        // page's HTML comes in pieces the browser could paint one by one.
+        await page.goto(path);
+        const network = await page.context().newCDPSession(page);
+        await network.send('Network.enable');
+        await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 4096, uploadThroughput: -1 });
+        await page.goto(path);
+        await network.detach();
+        assert.equal(await layoutShift(page), 0, `${path}: no layout shift`);
+      }
+    });
+  });
+
   test('a form filled in and sent before the app has loaded is sent by the app, never as a page request', async () => {
     await withPage(browser, app.baseURL, 'early form', async (page) => {
       // The app's script arrives late, so the person works on the prerendered HTML alone.
