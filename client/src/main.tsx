@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { preloadPage } from './app/routes';
@@ -29,7 +29,9 @@ if (!result.ok) {
     // update meanwhile would replace the page's HTML with the loading state.
     void preloadPage(window.location.pathname)
       .catch(() => undefined)
-      .then(() => hydrateRoot(container, app));
+      // As a transition, React hydrates in slices between which the browser stays responsive,
+      // rather than in one long task.
+      .then(() => startTransition(() => void hydrateRoot(container, app)));
   } else {
     createRoot(container).render(app);
   }
