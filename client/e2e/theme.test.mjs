@@ -167,6 +167,41 @@ describe('theme (real server)', { skip: preview && 'needs the real server' }, ()
     );
   });
 
+  test('a signed-in page that was prerendered keeps the remembered theme while the session is checked', async () => {
+    // The HTML was built for a visitor; adopting it must not show this user the system's dark,
+    // nor forget the choice, in the time the session check takes (held back here to a second).
+    const user = await verifiedAccount(app.baseURL, { name: 'Pia Prerender', email: 'pia.prerender@example.com' });
+    await saveThemePreference(app.baseURL, user.token, 'light');
+    await withPage(
+      browser,
+      app.baseURL,
+      'prerendered signed-in theme',
+      async (page) => {
+        await seedToken(page, user.token);
+        await page.goto('/profile');
+        await accountButton(page, 'Pia Prerender').waitFor();
+        await expectLook(page, 'light', 'the profile');
+
+        await page.addInitScript(() => {
+          window.themesShown = [];
+          new MutationObserver(() => {
+            const theme = document.documentElement?.dataset.theme;
+            if (theme && window.themesShown.at(-1) !== theme) window.themesShown.push(theme);
+          }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-theme'] });
+        });
+        await page.route('**/api/auth/verify', async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await route.continue();
+        });
+        await page.goto('/about');
+        await accountButton(page, 'Pia Prerender').waitFor();
+        assert.deepEqual(await page.evaluate(() => window.themesShown), ['light'], 'the only theme shown');
+        assert.equal(await rememberedTheme(page), 'light');
+      },
+      { colorScheme: 'dark' },
+    );
+  });
+
   test('signing in with a saved theme opens the next page in it', async () => {
     const user = await verifiedAccount(app.baseURL, { name: 'Lena Light', email: 'lena.light@example.com' });
     await saveThemePreference(app.baseURL, user.token, 'light');
