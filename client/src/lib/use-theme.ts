@@ -35,14 +35,14 @@ export const useAppliedTheme = (): Theme => useSyncExternalStore(subscribeToAppl
 export function useThemeSync(): Theme {
   const session = useSession();
   const system = useSystemTheme();
-  // The render that adopts a prerendered page sees the visitor the HTML was built for; until
-  // the session check has answered, that is not a visitor yet, and their choice must stay.
-  const state = session.state === 'signed-out' && !isSessionSettled() ? 'loading' : session.state;
   let inputs: ThemeInputs;
   if (session.state === 'signed-in') inputs = { session: 'signed-in', preference: session.user.preferences?.theme };
-  else if (state === 'signed-out') inputs = { session: 'signed-out', system };
+  // The render that adopts a prerendered page sees the visitor the HTML was built for; until
+  // the session check has answered, that is not a visitor yet, and their choice must stay.
+  else if (session.state === 'signed-out' && isSessionSettled()) inputs = { session: 'signed-out', system };
   else inputs = { session: 'loading', remembered: readRememberedTheme(), system };
   const theme = resolveTheme(inputs);
+  const state = inputs.session;
 
   useEffect(() => {
     applyTheme(theme);
