@@ -21,11 +21,13 @@ build-client: client-deps
 	npm --prefix client run build
 
 ## The product: server + built site, SQLite in data/, mail kept for http://localhost:8080/dev/mailbox.
+# APP_ENV=local is what lets the server read the checked-in .env (a process with no APP_ENV
+# refuses to start, so a production host never picks up a stray .env).
 run: build-client
-	cargo run -p api -- serve
+	APP_ENV=local cargo run -p api -- serve
 
 run-release: build-client
-	cargo run --release -p api -- serve
+	APP_ENV=local cargo run --release -p api -- serve
 
 test: test-deps lint test-rust soak fuzz examples test-client e2e
 	@echo "make test: every suite passed"

@@ -25,7 +25,7 @@ if [ -z "${BASE:-}" ]; then
     JWT_SECRET=lighthouse-secret-lighthouse-secret-lh MAIN_PLATFORM_URL="$BASE" \
     HIRE_PLATFORM_URL=https://hire.example.com CAMPUS_PLATFORM_URL=https://campus.example.com \
     CAREER_PLATFORM_URL=https://career.example.com BIND_ADDR="127.0.0.1:$PORT" \
-    DATABASE_URL="sqlite://$work/lighthouse.db?mode=rwc" SMTP_URL=smtps://127.0.0.1:1 MAIL_FROM="Talent Suite <no-reply@example.com>" RUST_LOG=warn \
+    DATABASE_URL="sqlite://$work/lighthouse.db?mode=rwc" KEY_ENCRYPTION_KEY="$(openssl rand -hex 32)" SMTP_URL=smtps://127.0.0.1:1 MAIL_FROM="Talent Suite <no-reply@example.com>" RUST_LOG=warn \
     CLIENT_DIST_DIR="$ROOT/client/dist" ./target/release/api serve >"$work/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done

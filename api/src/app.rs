@@ -38,6 +38,19 @@ impl Application {
     pub async fn build_with(config: Config, db: sea_orm::DatabaseConnection) -> anyhow::Result<Self> {
         let bind_addr = config.bind_addr;
         let state = AppState::new(db, config);
+        let resealed = crate::oidc::keys::reseal_all(&state.db, &state.vault)
+            .await
+            .map_err(|err| match err {
+                crate::error::Error::Internal(cause) => cause,
+                other => anyhow::Error::new(other),
+            })
+            .context("the OpenID Provider's signing keys could not be opened")?;
+        if resealed > 0 {
+            tracing::info!(
+                resealed,
+                "signing keys sealed with the current KEY_ENCRYPTION_KEY"
+            );
+        }
         let mail_worker = match &state.config.smtp_url {
             Some(url) => Some(Worker::new(
                 state.db.clone(),
@@ -92,13 +105,13 @@ impl Application {
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx.clone())));
-        let backchannel = crate::oidc::backchannel::Worker::new(
-            self.state.db.clone(),
-            self.state.config.platforms.main.clone(),
-            self.state.backchannel_ready.clone(),
-        )?;
+        let backchannel = crate::oidc::backchannel::Worker::new(&self.state)?;
         let backchannel = tokio::spawn(backchannel.run(stop_rx.clone()));
-        let janitor = tokio::spawn(janitor::run(self.state.db.clone(), stop_rx));
+        let janitor = tokio::spawn(janitor::run(
+            self.state.db.clone(),
+            self.state.config.session_idle,
+            stop_rx,
+        ));
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
         let metrics = self.metrics_listener.map(|listener| {

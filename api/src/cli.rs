@@ -6,7 +6,7 @@ use anyhow::Context;
 use chrono::Utc;
 use clap::{Parser, Subcommand};
 use entity::users;
-use sea_orm::{ActiveModelTrait, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
 
 use crate::{
     accounts::{
@@ -16,6 +16,7 @@ use crate::{
         passwords::PasswordHasher,
     },
     app::Application,
+    audit::{Event, Kind},
     config::Config,
     db, graphql, telemetry,
 };
@@ -58,9 +59,20 @@ pub enum Command {
     /// (OpenID Connect clients). Needs only the database settings.
     #[command(subcommand)]
     OauthClient(OauthClientCommand),
-    /// Manage the OpenID Provider's signing keys. Needs only the database settings.
+    /// Manage the OpenID Provider's signing keys (sealed with KEY_ENCRYPTION_KEY, so this needs
+    /// the server's settings).
     #[command(subcommand)]
     SigningKey(SigningKeyCommand),
+    /// Turn two-factor sign-in off for an owner who lost both the authenticator and the
+    /// recovery codes, once their identity was checked another way (SECURITY.md). Every
+    /// session ends, the owner is mailed and the act is audited with the reason.
+    DisableTwoFactor {
+        #[arg(long)]
+        email: String,
+        /// Why, for the audit log (the support ticket, say).
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -126,13 +138,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let config = read_config()?;
             create_admin(&config, &email, &name).await
         }
+        Command::DisableTwoFactor { email, reason } => {
+            let config = read_config()?;
+            disable_two_factor(&config, &email, &reason).await
+        }
         Command::OauthClient(command) => {
             let db = database_only(env_file.as_deref()).await?;
             oauth_client(&db, command).await
         }
         Command::SigningKey(SigningKeyCommand::Rotate) => {
-            let db = database_only(env_file.as_deref()).await?;
-            let kids = crate::oidc::keys::rotate(&db)
+            let config = read_config()?;
+            let db = db::connect(config.database_url.expose()).await?;
+            db::migrate(&db).await?;
+            let vault = crate::oidc::keys::Vault::new(&config.key_encryption);
+            crate::oidc::keys::reseal_all(&db, &vault)
+                .await
+                .map_err(|e| match e {
+                    crate::error::Error::Internal(cause) => cause,
+                    other => anyhow::Error::new(other),
+                })?;
+            let kids = crate::oidc::keys::rotate(&db, &vault)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             println!("New signing keys: {}", kids.join(", "));
@@ -151,11 +176,7 @@ async fn database_only(env_file: Option<&std::path::Path>) -> anyhow::Result<sea
         }
         None => {
             let path = std::path::Path::new(".env");
-            let local = match std::env::var("APP_ENV") {
-                Ok(env) => env.trim() == "local",
-                Err(_) => file_says_local(path),
-            };
-            if local && path.exists() {
+            if environment_says_local() && path.exists() {
                 dotenvy::from_path(path).with_context(|| format!("could not read {}", path.display()))?;
             }
         }
@@ -187,7 +208,9 @@ async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientComm
                 public,
                 first_party,
             };
-            let (client, secret) = clients::create(db, new).await.map_err(fail)?;
+            let (client, secret) = clients::create(db, new, environment_says_local())
+                .await
+                .map_err(fail)?;
             println!("client_id: {}", client.client_id);
             if let Some(secret) = secret {
                 println!("client_secret: {secret}");
@@ -225,9 +248,11 @@ async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientComm
 
 /// Reads the env file (values already in the environment win), then validates.
 ///
-/// `.env` holds local development settings, so it is read only when the environment says
-/// `APP_ENV=local`, or says nothing and the file itself says `APP_ENV=local`: a production
-/// process never picks up a stray `.env`. `--env-file` reads the named file in any case.
+/// `.env` holds local development settings, so it is read only when the environment itself
+/// says `APP_ENV=local`: a process whose environment names no `APP_ENV` refuses to start
+/// (`Missing required environment variable: APP_ENV`) rather than trusting the file's own
+/// line, so a production host never picks up a stray `.env`. `--env-file` reads the named
+/// file in any case.
 ///
 /// # Errors
 /// `Missing required environment variable: {NAME}` and the like; an unreadable env file.
@@ -239,11 +264,7 @@ pub fn load_config(env_file: Option<&std::path::Path>) -> anyhow::Result<Config>
         Some(path) => read(path)?,
         None => {
             let path = std::path::Path::new(".env");
-            let local = match std::env::var("APP_ENV") {
-                Ok(env) => env.trim() == "local",
-                Err(_) => file_says_local(path),
-            };
-            if local && path.exists() {
+            if environment_says_local() && path.exists() {
                 read(path)?;
             }
         }
@@ -251,11 +272,56 @@ pub fn load_config(env_file: Option<&std::path::Path>) -> anyhow::Result<Config>
     Ok(Config::from_env()?)
 }
 
-fn file_says_local(path: &std::path::Path) -> bool {
-    dotenvy::from_path_iter(path).is_ok_and(|vars| {
-        vars.filter_map(Result::ok)
-            .any(|(key, value)| key == "APP_ENV" && value.trim() == "local")
-    })
+fn environment_says_local() -> bool {
+    std::env::var("APP_ENV").is_ok_and(|env| env.trim() == "local")
+}
+
+async fn disable_two_factor(config: &Config, email: &str, reason: &str) -> anyhow::Result<()> {
+    let email = Email::parse(Some(email)).map_err(anyhow::Error::msg)?;
+    let reason = reason.trim();
+    anyhow::ensure!(!reason.is_empty(), "Give a --reason for the audit log");
+    let db = db::connect(config.database_url.expose()).await?;
+    db::migrate(&db).await?;
+    let fail = |e: crate::error::Error| anyhow::anyhow!("{e}");
+    let user = find_by_email(&db, &email)
+        .await
+        .map_err(fail)?
+        .ok_or_else(|| anyhow::anyhow!("No account has the email {}", email.as_str()))?;
+    anyhow::ensure!(
+        user.two_factor_enabled,
+        "Two-factor sign-in is not on for {}",
+        email.as_str()
+    );
+    let txn = db.begin().await?;
+    crate::accounts::two_factor::turn_off(&txn, &user)
+        .await
+        .map_err(fail)?;
+    let ended = crate::accounts::sessions::end_all(&txn, user.id, None)
+        .await
+        .map_err(fail)?;
+    let link = format!("{}/security", config.platforms.main);
+    let notice = crate::mail::two_factor_changed(&config.app_name, &user.email, &user.name, false, &link);
+    crate::mail::enqueue(&txn, notice.about(user.id))
+        .await
+        .map_err(fail)?;
+    Event::new(
+        Kind::TwoFactorDisabled,
+        Some(user.id),
+        &crate::client::ClientInfo::default(),
+    )
+    .detail(format!(
+        "by an operator: {}",
+        reason.chars().take(200).collect::<String>()
+    ))
+    .record(&txn)
+    .await
+    .map_err(fail)?;
+    txn.commit().await?;
+    println!(
+        "Two-factor sign-in is off for {}; {ended} sessions ended; the owner was mailed.",
+        email.as_str()
+    );
+    Ok(())
 }
 
 fn export_schema(out: Option<PathBuf>) -> anyhow::Result<()> {
@@ -293,23 +359,51 @@ async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Resul
     let db = db::connect(config.database_url.expose()).await?;
     db::migrate(&db).await?;
     let now = Utc::now();
-    if let Some(existing) = find_by_email(&db, &email)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?
-    {
+    let fail = |e: crate::error::Error| anyhow::anyhow!("{e}");
+    let operator = crate::client::ClientInfo::default();
+    let txn = db.begin().await?;
+    if let Some(existing) = find_by_email(&txn, &email).await.map_err(fail)? {
         let mut user: users::ActiveModel = existing.into();
         user.role = Set("admin".to_owned());
         user.status = Set("active".to_owned());
         user.email_verified = Set(true);
         user.password_hash = Set(Some(hash));
         user.updated_at = Set(now);
-        user.update(&db).await?;
+        let user = user.update(&txn).await?;
+        // A new password and new powers: whoever held the account's sessions (or a link or
+        // code mailed before) must not keep them as an admin.
+        let ended = crate::accounts::sessions::end_all(&txn, user.id, None)
+            .await
+            .map_err(fail)?;
+        entity::password_reset_tokens::Entity::delete_many()
+            .filter(entity::password_reset_tokens::Column::UserId.eq(user.id))
+            .exec(&txn)
+            .await?;
+        entity::email_codes::Entity::delete_many()
+            .filter(entity::email_codes::Column::UserId.eq(user.id))
+            .exec(&txn)
+            .await?;
+        Event::new(Kind::AdminCreated, Some(user.id), &operator)
+            .detail(format!("promoted by the command line; {ended} sessions ended"))
+            .record(&txn)
+            .await
+            .map_err(fail)?;
+        txn.commit().await?;
         println!("{} is now an admin.", email.as_str());
+        if ended > 0 {
+            println!("Its {ended} signed-in sessions were ended.");
+        }
         return Ok(());
     }
     let mut admin = accounts::new_account(name.into_inner(), &email, Role::Admin, true);
     admin.password_hash = Set(Some(hash));
-    admin.insert(&db).await?;
+    let admin = admin.insert(&txn).await?;
+    Event::new(Kind::AdminCreated, Some(admin.id), &operator)
+        .detail("created by the command line")
+        .record(&txn)
+        .await
+        .map_err(fail)?;
+    txn.commit().await?;
     println!("Admin {} created.", email.as_str());
     Ok(())
 }

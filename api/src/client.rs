@@ -29,6 +29,8 @@ const FORWARDED_FOR: &str = "x-forwarded-for";
 pub struct ClientInfo {
     pub ip: Option<IpAddr>,
     pub user_agent: Option<String>,
+    /// The device cookie (see `accounts::device`), as sent.
+    pub device: Option<String>,
 }
 
 impl ClientInfo {
@@ -46,6 +48,8 @@ impl ClientInfo {
         Self {
             ip: peer.map(|addr| client_address(addr.ip().to_canonical(), headers, trusted)),
             user_agent,
+            device: crate::accounts::cookie::read(headers, crate::accounts::device::NAME)
+                .filter(|value| value.len() <= 1024),
         }
     }
 
@@ -188,10 +192,12 @@ mod tests {
         let a = ClientInfo {
             ip: Some("2001:db8:1:2:aaaa::1".parse().unwrap()),
             user_agent: None,
+            device: None,
         };
         let b = ClientInfo {
             ip: Some("2001:db8:1:2:bbbb::2".parse().unwrap()),
             user_agent: None,
+            device: None,
         };
         assert_eq!(a.ip_key(), "2001:db8:1:2::/64");
         assert_eq!(a.ip_key(), b.ip_key());
@@ -199,6 +205,7 @@ mod tests {
         let v4 = ClientInfo {
             ip: Some("::ffff:192.0.2.1".parse::<IpAddr>().unwrap().to_canonical()),
             user_agent: None,
+            device: None,
         };
         assert_eq!(v4.ip_key(), "192.0.2.1");
     }

@@ -116,6 +116,62 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// `METRICS_TOKEN`: `/metrics` on the main address needs this bearer token.
     pub metrics_token: Option<Secret>,
+    /// `KEY_ENCRYPTION_KEY` and `KEY_ENCRYPTION_KEY_PREVIOUS`: seal the provider's signing keys.
+    pub key_encryption: KeyEncryptionKeys,
+}
+
+/// 256-bit keys that seal the OpenID Provider's private keys in the database: the current one,
+/// and the ones it replaced (whatever they sealed is sealed again with the current one at start).
+#[derive(Clone, PartialEq, Eq)]
+pub struct KeyEncryptionKeys {
+    pub current: [u8; 32],
+    pub previous: Vec<[u8; 32]>,
+}
+
+impl fmt::Debug for KeyEncryptionKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "KeyEncryptionKeys(<redacted>, {} previous)",
+            self.previous.len()
+        )
+    }
+}
+
+/// A 256-bit key written as 64 hex digits (`openssl rand -hex 32`) or standard base64.
+fn key_256(name: &'static str, value: &str) -> Result<[u8; 32], ConfigError> {
+    use base64::Engine;
+    let bytes = hex::decode(value)
+        .ok()
+        .or_else(|| base64::engine::general_purpose::STANDARD.decode(value).ok());
+    bytes
+        .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+        .ok_or_else(|| ConfigError::Invalid {
+            name,
+            reason: "expected 32 random bytes as 64 hex digits (openssl rand -hex 32) or base64".to_owned(),
+        })
+}
+
+fn key_encryption_keys(
+    get: &impl Fn(&str) -> Option<String>,
+    env: AppEnv,
+    jwt_secret: &str,
+) -> Result<KeyEncryptionKeys, ConfigError> {
+    use sha2::Digest;
+    const NAME: &str = "KEY_ENCRYPTION_KEY";
+    let current = match get(NAME) {
+        Some(value) => key_256(NAME, &value)?,
+        // A laptop's keys are still sealed, under a key derived from its own secret.
+        None if env.is_local() => sha2::Sha256::digest(format!("talent-suite/kek/{jwt_secret}")).into(),
+        None => return Err(ConfigError::Missing(NAME)),
+    };
+    let previous = get("KEY_ENCRYPTION_KEY_PREVIOUS")
+        .unwrap_or_default()
+        .split([',', ' '])
+        .filter(|part| !part.is_empty())
+        .map(|part| key_256("KEY_ENCRYPTION_KEY_PREVIOUS", part))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(KeyEncryptionKeys { current, previous })
 }
 
 /// Why the configuration was refused. The text is what the operator sees before exit.
@@ -262,6 +318,7 @@ impl Config {
                 reason: "must not be longer than SESSION_LIFETIME".to_owned(),
             });
         }
+        let key_encryption = key_encryption_keys(&get, env, &jwt_secret)?;
         Ok(Self {
             env,
             app_name,
@@ -293,6 +350,7 @@ impl Config {
                 })
                 .transpose()?,
             metrics_token: get("METRICS_TOKEN").map(Secret::new),
+            key_encryption,
         })
     }
 }
@@ -478,6 +536,7 @@ mod tests {
                 "{env}"
             );
             vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
+            vars.insert("KEY_ENCRYPTION_KEY", KEK);
             assert!(load(&vars).is_ok(), "{env}");
         }
         let mut vars = local();
@@ -509,6 +568,7 @@ mod tests {
         vars.insert("APP_ENV", "production");
         vars.insert("JWT_SECRET", "0123456789abcdef0123456789abcdef");
         vars.insert("MAIL_FROM", "x@example.com");
+        vars.insert("KEY_ENCRYPTION_KEY", KEK);
         for plain in [
             "smtp://mail.example.com:25",
             "smtp://mail.example.com:587?tls=opportunistic",
@@ -573,9 +633,57 @@ mod tests {
         vars.insert("SMTP_URL", "smtps://mail.example.com");
         assert_eq!(load(&vars).unwrap_err(), ConfigError::Missing("MAIL_FROM"));
         vars.insert("MAIL_FROM", "x@example.com");
+        assert_eq!(
+            load(&vars).unwrap_err(),
+            ConfigError::Missing("KEY_ENCRYPTION_KEY")
+        );
+        vars.insert("KEY_ENCRYPTION_KEY", KEK);
         assert!(
             !load(&vars).expect("valid").graphql_introspection,
             "off in production"
+        );
+    }
+
+    const KEK: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    #[test]
+    fn the_key_encryption_key_is_256_bits_in_hex_or_base64_with_its_predecessors() {
+        let mut vars = local();
+        let derived = load(&vars).expect("local derives one").key_encryption;
+        assert!(derived.previous.is_empty());
+        vars.insert("KEY_ENCRYPTION_KEY", KEK);
+        let config = load(&vars).expect("hex");
+        assert_ne!(config.key_encryption.current, derived.current);
+        assert_eq!(config.key_encryption.current[1], 0x11);
+        vars.insert(
+            "KEY_ENCRYPTION_KEY",
+            "ABEiM0RVZneImaq7zN3u/wARIjNEVWZ3iJmqu8zd7v8=",
+        );
+        assert_eq!(
+            load(&vars).expect("base64").key_encryption.current,
+            config.key_encryption.current
+        );
+        vars.insert(
+            "KEY_ENCRYPTION_KEY_PREVIOUS",
+            "abababababababababababababababababababababababababababababababab",
+        );
+        assert_eq!(
+            load(&vars).expect("previous").key_encryption.previous,
+            vec![[0xab; 32]]
+        );
+        for bad in ["short", "00112233"] {
+            vars.insert("KEY_ENCRYPTION_KEY", bad);
+            assert!(matches!(
+                load(&vars),
+                Err(ConfigError::Invalid {
+                    name: "KEY_ENCRYPTION_KEY",
+                    ..
+                })
+            ));
+        }
+        assert!(
+            !format!("{:?}", config.key_encryption).contains("0011"),
+            "redacted"
         );
     }
 

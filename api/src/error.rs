@@ -66,6 +66,9 @@ pub enum Code {
     Unauthenticated,
     EmailNotVerified,
     Forbidden,
+    /// A sensitive change needs a sign-in within the last ten minutes: the site asks "Confirm
+    /// it's you" and calls `POST /auth/reauthenticate`.
+    ReauthenticationRequired,
     NotFound,
     Conflict,
     TokenExpired,
@@ -83,6 +86,7 @@ impl Code {
             Self::Unauthenticated => "UNAUTHENTICATED",
             Self::EmailNotVerified => "EMAIL_NOT_VERIFIED",
             Self::Forbidden => "FORBIDDEN",
+            Self::ReauthenticationRequired => "REAUTHENTICATION_REQUIRED",
             Self::NotFound => "NOT_FOUND",
             Self::Conflict => "CONFLICT",
             Self::TokenExpired => "TOKEN_EXPIRED",
@@ -100,6 +104,7 @@ impl Code {
             Self::Unauthenticated,
             Self::EmailNotVerified,
             Self::Forbidden,
+            Self::ReauthenticationRequired,
             Self::NotFound,
             Self::Conflict,
             Self::TokenExpired,
@@ -117,7 +122,9 @@ impl Code {
         match self {
             Self::BadUserInput => StatusCode::BAD_REQUEST,
             Self::Unauthenticated => StatusCode::UNAUTHORIZED,
-            Self::EmailNotVerified | Self::Forbidden => StatusCode::FORBIDDEN,
+            Self::EmailNotVerified | Self::Forbidden | Self::ReauthenticationRequired => {
+                StatusCode::FORBIDDEN
+            }
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict => StatusCode::CONFLICT,
             Self::TokenExpired => StatusCode::GONE,
@@ -149,6 +156,8 @@ pub enum Error {
     EmailNotVerified,
     #[error("{0}")]
     Forbidden(String),
+    #[error("Please confirm it's you to make this change")]
+    ReauthenticationRequired,
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -176,6 +185,7 @@ impl Error {
             Self::Unauthenticated(_) => Code::Unauthenticated,
             Self::EmailNotVerified => Code::EmailNotVerified,
             Self::Forbidden(_) => Code::Forbidden,
+            Self::ReauthenticationRequired => Code::ReauthenticationRequired,
             Self::NotFound(_) => Code::NotFound,
             Self::Conflict(_) => Code::Conflict,
             Self::Expired(_) => Code::TokenExpired,

@@ -8,25 +8,73 @@ use entity::{
     email_codes, login_throttles, mail_outbox, password_reset_tokens, rate_limits, sessions,
     two_factor_challenges, used_id_tokens,
 };
-use sea_orm::{ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr};
+use sea_orm::{
+    ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, TransactionTrait,
+    sea_query::Expr,
+};
 use tokio::sync::watch;
 
 const EVERY: Duration = Duration::from_secs(600);
 
-/// Deletes expired sessions, codes, links and remembered Google tokens, old rate-limit windows
-/// and throttles, and delivered mail; clears the bodies of expired code and link mails.
+/// Sessions ended in one statement at most; the next pass takes the rest.
+const SESSIONS_PER_PASS: u64 = 1_000;
+
+/// Ends sessions past their lifetime or unused for `idle`: the clients signed in through them
+/// hear of it (back-channel logout), and their provider tokens go with them.
+async fn end_dead_sessions(db: &DatabaseConnection, idle: chrono::Duration) -> Result<u64, sea_orm::DbErr> {
+    let now = Utc::now();
+    let idle_before = now - idle;
+    let dead = Condition::any()
+        .add(sessions::Column::ExpiresAt.lt(now))
+        .add(sessions::Column::LastSeenAt.lt(idle_before))
+        .add(
+            Condition::all()
+                .add(sessions::Column::LastSeenAt.is_null())
+                .add(sessions::Column::CreatedAt.lt(idle_before)),
+        );
+    let mut ended = 0;
+    loop {
+        let ids: Vec<uuid::Uuid> = sessions::Entity::find()
+            .select_only()
+            .column(sessions::Column::Id)
+            .filter(dead.clone())
+            .limit(SESSIONS_PER_PASS)
+            .into_tuple()
+            .all(db)
+            .await?;
+        if ids.is_empty() {
+            return Ok(ended);
+        }
+        let batch = u64::try_from(ids.len()).unwrap_or(u64::MAX);
+        let txn = db.begin().await?;
+        crate::oidc::backchannel::sessions_ending(
+            &txn,
+            Condition::all().add(entity::oauth_tokens::Column::SessionId.is_in(ids.clone())),
+        )
+        .await
+        .map_err(|err| sea_orm::DbErr::Custom(err.to_string()))?;
+        ended += sessions::Entity::delete_many()
+            .filter(sessions::Column::Id.is_in(ids))
+            .exec(&txn)
+            .await?
+            .rows_affected;
+        txn.commit().await?;
+        if batch < SESSIONS_PER_PASS {
+            return Ok(ended);
+        }
+    }
+}
+
+/// Ends expired and idle sessions (see [`end_dead_sessions`]); deletes expired codes, links and
+/// remembered Google tokens, old rate-limit windows and throttles, and delivered mail; clears
+/// the bodies of expired code and link mails.
 ///
 /// # Errors
 /// On a database failure (the next pass tries again).
-pub async fn sweep(db: &DatabaseConnection) -> Result<u64, sea_orm::DbErr> {
+pub async fn sweep(db: &DatabaseConnection, session_idle: chrono::Duration) -> Result<u64, sea_orm::DbErr> {
     let now = Utc::now();
     let day_ago = now - chrono::Duration::days(1);
-    let mut removed = 0;
-    removed += sessions::Entity::delete_many()
-        .filter(sessions::Column::ExpiresAt.lt(now))
-        .exec(db)
-        .await?
-        .rows_affected;
+    let mut removed = end_dead_sessions(db, session_idle).await?;
     removed += email_codes::Entity::delete_many()
         .filter(email_codes::Column::ExpiresAt.lt(day_ago))
         .exec(db)
@@ -82,13 +130,17 @@ pub async fn sweep(db: &DatabaseConnection) -> Result<u64, sea_orm::DbErr> {
 }
 
 /// Sweeps every ten minutes until `shutdown` flips.
-pub async fn run(db: DatabaseConnection, mut shutdown: watch::Receiver<bool>) {
+pub async fn run(
+    db: DatabaseConnection,
+    session_idle: chrono::Duration,
+    mut shutdown: watch::Receiver<bool>,
+) {
     loop {
         tokio::select! {
             () = tokio::time::sleep(EVERY) => {}
             _ = shutdown.changed() => return,
         }
-        match sweep(&db).await {
+        match sweep(&db, session_idle).await {
             Ok(0) => {}
             Ok(removed) => tracing::info!(removed, "housekeeping removed stale rows"),
             Err(err) => tracing::warn!(error = %err, "housekeeping failed"),

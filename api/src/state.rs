@@ -10,6 +10,7 @@ use crate::{
     config::Config,
     google::Google,
     news::public_cache::PublicFeedCache,
+    oidc::keys::Vault,
 };
 
 /// Cloned into every request (axum's `State`), so a clone is one reference count.
@@ -30,6 +31,8 @@ pub struct Services {
     pub backchannel_ready: Arc<Notify>,
     /// The anonymous feed, rendered, for a second.
     pub public_feed: Arc<PublicFeedCache>,
+    /// Opens the OpenID Provider's sealed signing keys.
+    pub vault: Arc<Vault>,
 }
 
 impl Deref for AppState {
@@ -43,6 +46,7 @@ impl Deref for AppState {
 impl AppState {
     pub fn new(db: DatabaseConnection, config: Config) -> Self {
         let keys = Keys::new(config.jwt_secret.expose());
+        let config_keys = config.key_encryption.clone();
         let google = Arc::new(Google::new(config.google.clone()));
         Self(Arc::new(Services {
             sessions: Arc::new(SessionLookup::new(db.clone())),
@@ -54,6 +58,7 @@ impl AppState {
             mail_ready: Arc::new(Notify::new()),
             backchannel_ready: Arc::new(Notify::new()),
             public_feed: Arc::default(),
+            vault: Arc::new(Vault::new(&config_keys)),
         }))
     }
 }

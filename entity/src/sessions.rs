@@ -16,6 +16,9 @@ pub struct Model {
     pub expires_at: DateTimeUtc,
     /// Last use, kept to the minute; the idle timeout counts from here (or from creation).
     pub last_seen_at: Option<DateTimeUtc>,
+    /// When the person last proved who they are in this session (sign-in or confirmation);
+    /// unset on sessions from before it was kept, which count from `created_at`.
+    pub authenticated_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

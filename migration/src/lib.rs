@@ -8,6 +8,7 @@ mod m20261124_000002_security;
 mod m20261125_000003_two_factor;
 mod m20261125_000004_openid_provider;
 mod m20261125_000005_news_admin_order;
+mod m20261126_000006_reauthentication;
 
 pub struct Migrator;
 
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000003_two_factor::Migration),
             Box::new(m20261125_000004_openid_provider::Migration),
             Box::new(m20261125_000005_news_admin_order::Migration),
+            Box::new(m20261126_000006_reauthentication::Migration),
         ]
     }
 }

@@ -26,6 +26,7 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &Client
     if viewer.user.id != id && !viewer.is_admin() {
         return Err(Error::Forbidden(NOT_YOURS.to_owned()));
     }
+    viewer.require_recent_sign_in()?;
     crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::user_sessions(id, None))
         .await?;
     let deleted = users::Entity::delete_by_id(id).exec(&state.db).await?;

@@ -159,7 +159,12 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
     );
     rate_limit::take(&state.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG).await?;
 
-    let user = find_by_email(&state.db, &email).await?.ok_or_else(invalid)?;
+    // A verified account signs in through its own door (password, Google, two-factor): a
+    // code left over from before it was verified opens nothing.
+    let user = find_by_email(&state.db, &email)
+        .await?
+        .filter(|user| !user.email_verified)
+        .ok_or_else(invalid)?;
     let code = email_codes::Entity::find()
         .filter(email_codes::Column::UserId.eq(user.id))
         .one(&state.db)
@@ -195,6 +200,17 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
     let consumed = email_codes::Entity::delete_by_id(code.id).exec(&txn).await?;
     if consumed.rows_affected == 0 {
         // Another request used this code a moment ago.
+        return Err(invalid());
+    }
+    // Verified in one step with the check, so a reset that verified the account meanwhile
+    // (and two-factor turned on after it) cannot be skipped by this code.
+    let verified = users::Entity::update_many()
+        .col_expr(users::Column::EmailVerified, Expr::value(true))
+        .filter(users::Column::Id.eq(user.id))
+        .filter(users::Column::EmailVerified.eq(false))
+        .exec(&txn)
+        .await?;
+    if verified.rows_affected == 0 {
         return Err(invalid());
     }
     let status = if user.status == "suspended" {

@@ -8,8 +8,10 @@
 //! locking. An email with no account goes through exactly the same steps.
 
 use chrono::Duration;
+use uuid::Uuid;
 
 use super::{
+    device,
     fields::{Email, Password},
     find_by_email,
     two_factor::{self, SignInStep},
@@ -33,8 +35,9 @@ pub const PER_EMAIL_AND_ADDRESS: Backoff = Backoff {
     max: Duration::minutes(15),
     forget_after: Duration::days(1),
 };
-/// One email from every address together: looser, and an address that has not been failing
-/// for this email still gets its attempt through this one's delay.
+/// One email from every address together: looser, and a browser that has signed in to this
+/// account before (its device cookie) still gets its attempt through this one's delay from an
+/// address that has not been failing for the email.
 pub const PER_EMAIL: Backoff = Backoff {
     free: 20,
     first: Duration::seconds(30),
@@ -62,16 +65,21 @@ pub(crate) struct Throttle {
     pair: String,
     email: String,
     address: String,
+    /// The browser has signed in to this account before (its device cookie).
+    known_device: bool,
 }
 
 impl Throttle {
-    pub(crate) fn new(state: &AppState, email: &Email, client: &ClientInfo) -> Self {
+    /// `account` is the account behind `email`, when there is one.
+    pub(crate) fn new(state: &AppState, email: &Email, account: Option<Uuid>, client: &ClientInfo) -> Self {
         let ip = client.ip_key();
         let hash = |parts: &[&str]| state.keys.keyed_hash(parts);
         Self {
             pair: format!("login-pair:{}", hash(&["login-pair", email.as_str(), &ip])),
             email: format!("login-email:{}", hash(&["login-email", email.as_str()])),
             address: format!("login-ip:{}", hash(&["login-ip", &ip])),
+            known_device: account
+                .is_some_and(|id| device::recognises(&state.keys, client.device.as_deref(), id)),
         }
     }
 
@@ -89,8 +97,9 @@ impl Throttle {
                 return Err(err);
             }
         };
-        // An address with no failure for this email gets through the email's delay.
-        let clean_address = pair.failures == 1;
+        // The owner's own browser, on an address with no failure for this email, gets through
+        // the email's delay; a guesser spread over many addresses does not.
+        let clean_address = pair.failures == 1 && self.known_device;
         if let Err(err) = rate_limit::take(db, &self.email, PER_EMAIL, clean_address, THROTTLED).await {
             rate_limit::refund(db, &self.address).await?;
             rate_limit::refund(db, &self.pair).await?;
@@ -131,8 +140,8 @@ pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Re
     let (Some(email), Some(password)) = (email, password) else {
         return Err(Error::Validation(errors));
     };
-    let throttle = Throttle::new(state, &email, client);
     let user = find_by_email(&state.db, &email).await?;
+    let throttle = Throttle::new(state, &email, user.as_ref().map(|u| u.id), client);
     if let Err(err) = throttle.take(state).await {
         if matches!(err, Error::RateLimited { .. }) {
             Event::new(Kind::SignInThrottled, user.as_ref().map(|u| u.id), client)

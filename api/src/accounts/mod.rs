@@ -4,6 +4,7 @@
 pub mod common_passwords;
 pub mod cookie;
 pub mod deletion;
+pub mod device;
 pub mod email_code;
 pub mod fields;
 pub mod google;
@@ -12,6 +13,7 @@ pub mod password_change;
 pub mod password_reset;
 pub mod passwords;
 pub mod profile;
+pub mod reauthenticate;
 pub mod register;
 pub mod session_lookup;
 pub mod sessions;

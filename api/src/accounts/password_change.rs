@@ -45,6 +45,10 @@ pub async fn change(
     client: &ClientInfo,
 ) -> Result<()> {
     let has_password = viewer.user.password_hash.is_some();
+    if !has_password {
+        // A first password is a new way into the account: the session must be fresh.
+        viewer.require_recent_sign_in()?;
+    }
     let mut errors = FieldErrors::new();
     let current = if has_password {
         errors.check(
@@ -67,7 +71,7 @@ pub async fn change(
     if let Some(current) = current {
         let email =
             Email::parse(Some(&viewer.user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(state, &email, client);
+        let throttle = Throttle::new(state, &email, Some(viewer.user.id), client);
         throttle.take(state).await?;
         if !state
             .passwords

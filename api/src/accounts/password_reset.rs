@@ -1,7 +1,7 @@
 //! Forgot password (a mailed, single-use link) and reset (which ends every session).
 
 use chrono::{Duration, Utc};
-use entity::{password_reset_tokens, users};
+use entity::{email_codes, password_reset_tokens, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
 };
@@ -153,6 +153,11 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
             .record(&txn)
             .await?;
     }
+    // The link verified the email: a verification code mailed before it must not sign in.
+    email_codes::Entity::delete_many()
+        .filter(email_codes::Column::UserId.eq(user.id))
+        .exec(&txn)
+        .await?;
     // Every other link mailed before this one dies with it.
     password_reset_tokens::Entity::delete_many()
         .filter(password_reset_tokens::Column::UserId.eq(user.id))

@@ -235,6 +235,7 @@ mod tests {
                 created_at: Set(now),
                 expires_at: Set(now + Duration::days(1)),
                 last_seen_at: Set(Some(now)),
+                authenticated_at: Set(Some(now)),
             }
             .insert(&db)
             .await

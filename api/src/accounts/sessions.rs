@@ -2,7 +2,7 @@
 //! idle timeout and is within its absolute lifetime, on every instance.
 
 use anyhow::Context;
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use entity::{sessions, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use crate::{
     client::ClientInfo,
+    config::Config,
     error::{Error, Result},
     state::AppState,
 };
@@ -25,16 +26,33 @@ pub struct SignedIn {
     pub token: String,
 }
 
+/// A sensitive change (deleting an account, two-factor on or off, a first password) needs the
+/// person to have proven who they are this recently in the session making it.
+pub const RECENT_SIGN_IN: Duration = Duration::minutes(10);
+
 /// The caller of an authenticated request.
 #[derive(Debug, Clone)]
 pub struct Viewer {
     pub user: users::Model,
     pub session_id: Uuid,
+    /// When this session last proved who is behind it (signed in or confirmed).
+    pub authenticated_at: DateTime<Utc>,
 }
 
 impl Viewer {
     pub fn is_admin(&self) -> bool {
         self.user.role == "admin"
+    }
+
+    /// # Errors
+    /// [`Error::ReauthenticationRequired`] when the session's last proof is older than
+    /// [`RECENT_SIGN_IN`]: a stolen session (an unlocked laptop, a leaked token) cannot lock
+    /// the owner out or delete the account.
+    pub fn require_recent_sign_in(&self) -> Result<()> {
+        if self.authenticated_at + RECENT_SIGN_IN < Utc::now() {
+            return Err(Error::ReauthenticationRequired);
+        }
+        Ok(())
     }
 }
 
@@ -58,6 +76,7 @@ pub async fn start(
         created_at: Set(now),
         expires_at: Set(expires_at),
         last_seen_at: Set(Some(now)),
+        authenticated_at: Set(Some(now)),
     }
     .insert(db)
     .await?;
@@ -83,22 +102,58 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
         .await?
         .ok_or_else(Error::session_expired)?;
     let now = Utc::now();
-    let last_seen = session.last_seen_at.unwrap_or(session.created_at);
-    if user.id != user_id
-        || session.expires_at <= now
-        || last_seen + state.config.session_idle <= now
-        || user.status == "suspended"
-    {
+    if user.id != user_id || !is_live(&state.config, &session, &user, now) {
         return Err(Error::session_expired());
     }
+    touch(&state.db, &session, now).await?;
+    Ok(Viewer {
+        authenticated_at: session.authenticated_at.unwrap_or(session.created_at),
+        user,
+        session_id,
+    })
+}
+
+/// Whether a session still counts: within its lifetime, used within the idle timeout, and its
+/// account not suspended. The one rule for browser sessions and the provider's tokens alike.
+pub fn is_live(config: &Config, session: &sessions::Model, user: &users::Model, now: DateTime<Utc>) -> bool {
+    let last_seen = session.last_seen_at.unwrap_or(session.created_at);
+    session.expires_at > now && last_seen + config.session_idle > now && user.status != "suspended"
+}
+
+/// Records that the session was used now (at most once a minute, so reading rarely writes).
+///
+/// # Errors
+/// On a database failure.
+pub async fn touch(db: &impl ConnectionTrait, session: &sessions::Model, now: DateTime<Utc>) -> Result<()> {
+    let last_seen = session.last_seen_at.unwrap_or(session.created_at);
     if last_seen + ACTIVITY_GRANULARITY <= now {
         sessions::Entity::update_many()
             .col_expr(sessions::Column::LastSeenAt, Expr::value(Some(now)))
-            .filter(sessions::Column::Id.eq(session_id))
-            .exec(&state.db)
+            .filter(sessions::Column::Id.eq(session.id))
+            .exec(db)
             .await?;
     }
-    Ok(Viewer { user, session_id })
+    Ok(())
+}
+
+/// The session `id` and its account when the session is live ([`is_live`]).
+///
+/// # Errors
+/// On a database failure.
+pub async fn find_live(
+    db: &impl ConnectionTrait,
+    config: &Config,
+    id: Uuid,
+) -> Result<Option<(sessions::Model, users::Model)>> {
+    let found = sessions::Entity::find_by_id(id)
+        .find_also_related(users::Entity)
+        .one(db)
+        .await?;
+    let now = Utc::now();
+    Ok(match found {
+        Some((session, Some(user))) if is_live(config, &session, &user, now) => Some((session, user)),
+        _ => None,
+    })
 }
 
 /// The viewer when `token` belongs to a live session; nobody for a missing or dead one.

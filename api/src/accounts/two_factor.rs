@@ -29,11 +29,20 @@ use crate::{
     client::ClientInfo,
     error::{Error, FieldErrors, Result},
     mail,
+    rate_limit::{self, Backoff, Taken},
     state::AppState,
 };
 
 pub const CHALLENGE_LIFETIME: Duration = Duration::minutes(5);
 pub const MAX_WRONG_CODES: i32 = 5;
+/// Wrong codes one account may take, from every address and challenge together: the tenth
+/// in an hour closes the second step for an hour (and every one after that for another).
+pub const ACCOUNT_CAP: Backoff = Backoff {
+    free: 10,
+    first: Duration::hours(1),
+    max: Duration::hours(1),
+    forget_after: Duration::hours(1),
+};
 pub const RECOVERY_CODES: usize = 10;
 
 pub const CODE_REQUIRED_MESSAGE: &str = "Enter the code from your authenticator app";
@@ -42,6 +51,8 @@ pub const CODE_REQUIRED: &str = "Code is required";
 pub const CHALLENGE_REQUIRED: &str = "Challenge is required";
 pub const CHALLENGE_EXPIRED: &str = "This sign-in has expired. Please sign in again.";
 pub const TOO_MANY_CODES: &str = "Too many wrong codes. Please sign in again.";
+pub const SECOND_STEP_CLOSED: &str =
+    "Too many wrong codes for this account. Two-factor sign-in is paused; please try again in an hour.";
 pub const ALREADY_ON: &str = "Two-factor sign-in is already on";
 pub const NOT_ON: &str = "Two-factor sign-in is not on";
 pub const NOT_STARTED: &str = "Start the two-factor setup first";
@@ -187,6 +198,70 @@ enum Redeemed {
     Recovery,
 }
 
+/// The per-account cap on wrong second-factor codes ([`ACCOUNT_CAP`]).
+struct AccountCap {
+    key: String,
+}
+
+impl AccountCap {
+    fn new(state: &AppState, user_id: Uuid) -> Self {
+        Self {
+            key: format!(
+                "second-factor:{}",
+                state.keys.keyed_hash(&["second-factor", &user_id.to_string()])
+            ),
+        }
+    }
+
+    /// Takes one attempt (atomically with the check), or refuses while the step is closed.
+    async fn take(&self, state: &AppState, user: &users::Model, client: &ClientInfo) -> Result<Taken> {
+        let taken = rate_limit::take(&state.db, &self.key, ACCOUNT_CAP, false, SECOND_STEP_CLOSED).await;
+        if let Err(Error::RateLimited { .. }) = &taken {
+            Event::new(Kind::SignInThrottled, Some(user.id), client)
+                .detail("two-factor step closed")
+                .record(&state.db)
+                .await?;
+        }
+        taken
+    }
+
+    /// The attempt was right (or never checked a code): it does not count.
+    async fn give_back(&self, state: &AppState) -> Result<()> {
+        rate_limit::refund(&state.db, &self.key).await
+    }
+
+    /// The attempt was a wrong code. The one that closes the step tells the owner, who now
+    /// knows that someone has their password.
+    async fn wrong_code(
+        &self,
+        state: &AppState,
+        user: &users::Model,
+        taken: Taken,
+        client: &ClientInfo,
+    ) -> Result<()> {
+        if taken.failures != ACCOUNT_CAP.free {
+            return Ok(());
+        }
+        let link = format!("{}/security", state.config.platforms.main);
+        let notice = mail::password_known(
+            &state.config.app_name,
+            &user.email,
+            &user.name,
+            taken.failures,
+            &link,
+        );
+        let txn = state.db.begin().await?;
+        mail::enqueue(&txn, notice.about(user.id)).await?;
+        Event::new(Kind::TwoFactorLocked, Some(user.id), client)
+            .detail(format!("{} wrong codes", taken.failures))
+            .record(&txn)
+            .await?;
+        txn.commit().await?;
+        state.mail_ready.notify_one();
+        Ok(())
+    }
+}
+
 /// A session for `user`, or a challenge when two-factor is on. `method` says how the first
 /// factor was proven ("password" or "google").
 ///
@@ -265,26 +340,45 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
                 .unwrap_or(1),
         });
     }
+    // The account's cap first: however many addresses and challenges a guesser uses, the
+    // account's wrong codes are counted in one place.
+    let cap = AccountCap::new(state, user.id);
+    let taken = cap.take(state, &user, client).await?;
+    // The challenge's own limit, claimed in the same statement that checks it, so parallel
+    // requests cannot pass it.
+    let claimed = two_factor_challenges::Entity::update_many()
+        .col_expr(
+            two_factor_challenges::Column::Failures,
+            sea_orm::sea_query::ExprTrait::add(Expr::col(two_factor_challenges::Column::Failures), 1),
+        )
+        .filter(two_factor_challenges::Column::TokenHash.eq(key.clone()))
+        .filter(two_factor_challenges::Column::Failures.lt(MAX_WRONG_CODES))
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        cap.give_back(state).await?;
+        return Err(Error::RateLimited {
+            message: TOO_MANY_CODES.to_owned(),
+            retry_after_secs: u64::try_from((pending.expires_at - Utc::now()).num_seconds().max(1))
+                .unwrap_or(1),
+        });
+    }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, client);
-    throttle.take(state).await?;
+    let throttle = Throttle::new(state, &email, Some(user.id), client);
+    if let Err(err) = throttle.take(state).await {
+        cap.give_back(state).await?;
+        return Err(err);
+    }
 
     let Some(redeemed) = redeem(state, &state.db, &user, code).await? else {
-        use sea_orm::sea_query::ExprTrait;
-        two_factor_challenges::Entity::update_many()
-            .col_expr(
-                two_factor_challenges::Column::Failures,
-                Expr::col(two_factor_challenges::Column::Failures).add(1),
-            )
-            .filter(two_factor_challenges::Column::TokenHash.eq(key))
-            .exec(&state.db)
-            .await?;
         Event::new(Kind::SignInFailed, Some(user.id), client)
             .detail("wrong two-factor code")
             .record(&state.db)
             .await?;
+        cap.wrong_code(state, &user, taken, client).await?;
         return Err(Error::BadRequest(INVALID_CODE.to_owned()));
     };
+    cap.give_back(state).await?;
     // Single use: of two requests racing with the same challenge, one deletes it.
     let used = two_factor_challenges::Entity::delete_by_id(key)
         .exec(&state.db)
@@ -316,6 +410,51 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
     Ok(signed_in)
 }
 
+/// Checks a second-factor code for `user` outside sign-in (confirming it's them): the same
+/// per-account cap as sign-in, and the code is used up when right.
+///
+/// # Errors
+/// 429 while the account's second step is closed; a database failure.
+pub async fn check_code(
+    state: &AppState,
+    user: &users::Model,
+    code: &str,
+    client: &ClientInfo,
+) -> Result<bool> {
+    let cap = AccountCap::new(state, user.id);
+    let taken = cap.take(state, user, client).await?;
+    if redeem(state, &state.db, user, code).await?.is_some() {
+        cap.give_back(state).await?;
+        return Ok(true);
+    }
+    cap.wrong_code(state, user, taken, client).await?;
+    Ok(false)
+}
+
+/// Two-factor off for `user`: the secret, the recovery codes and any pending challenge go.
+///
+/// # Errors
+/// On a database failure.
+pub async fn turn_off(db: &impl ConnectionTrait, user: &users::Model) -> Result<()> {
+    users::Entity::update_many()
+        .col_expr(users::Column::TwoFactorEnabled, Expr::value(false))
+        .col_expr(users::Column::TotpSecret, Expr::value(Option::<String>::None))
+        .col_expr(users::Column::TotpLastStep, Expr::value(Option::<i64>::None))
+        .col_expr(users::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(users::Column::Id.eq(user.id))
+        .exec(db)
+        .await?;
+    recovery_codes::Entity::delete_many()
+        .filter(recovery_codes::Column::UserId.eq(user.id))
+        .exec(db)
+        .await?;
+    two_factor_challenges::Entity::delete_many()
+        .filter(two_factor_challenges::Column::UserId.eq(user.id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
 /// How many recovery codes of the account are still unused.
 ///
 /// # Errors
@@ -333,6 +472,7 @@ pub async fn unused_recovery_codes(db: &impl ConnectionTrait, user_id: Uuid) -> 
 /// # Errors
 /// 409 when two-factor is already on.
 pub async fn start(state: &AppState, viewer: &Viewer) -> Result<Enrolment> {
+    viewer.require_recent_sign_in()?;
     if viewer.user.two_factor_enabled {
         return Err(Error::Conflict(ALREADY_ON.to_owned()));
     }
@@ -389,7 +529,7 @@ pub async fn confirm(
         return Err(Error::BadRequest(NOT_STARTED.to_owned()));
     }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, client);
+    let throttle = Throttle::new(state, &email, Some(user.id), client);
     throttle.take(state).await?;
     let code = normalize(code);
     let step = if is_app_code(&code) {
@@ -467,6 +607,7 @@ pub async fn disable(
     if !user.two_factor_enabled {
         return Err(Error::BadRequest(NOT_ON.to_owned()));
     }
+    viewer.require_recent_sign_in()?;
     let has_password = user.password_hash.is_some();
     let mut errors = FieldErrors::new();
     let password = if has_password {
@@ -482,7 +623,7 @@ pub async fn disable(
     let code = code.unwrap_or_default();
 
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, client);
+    let throttle = Throttle::new(state, &email, Some(user.id), client);
     throttle.take(state).await?;
     if let Some(password) = password
         && !state
@@ -496,6 +637,8 @@ pub async fn disable(
             .await?;
         return Err(Error::field("password", WRONG_PASSWORD));
     }
+    let cap = AccountCap::new(state, user.id);
+    let taken = cap.take(state, user, client).await?;
     let txn = state.db.begin().await?;
     if redeem(state, &txn, user, code).await?.is_none() {
         drop(txn);
@@ -503,24 +646,10 @@ pub async fn disable(
             .detail("wrong code on turning two-factor off")
             .record(&state.db)
             .await?;
+        cap.wrong_code(state, user, taken, client).await?;
         return Err(Error::field("code", INVALID_CODE));
     }
-    users::Entity::update_many()
-        .col_expr(users::Column::TwoFactorEnabled, Expr::value(false))
-        .col_expr(users::Column::TotpSecret, Expr::value(Option::<String>::None))
-        .col_expr(users::Column::TotpLastStep, Expr::value(Option::<i64>::None))
-        .col_expr(users::Column::UpdatedAt, Expr::value(Utc::now()))
-        .filter(users::Column::Id.eq(user.id))
-        .exec(&txn)
-        .await?;
-    recovery_codes::Entity::delete_many()
-        .filter(recovery_codes::Column::UserId.eq(user.id))
-        .exec(&txn)
-        .await?;
-    two_factor_challenges::Entity::delete_many()
-        .filter(two_factor_challenges::Column::UserId.eq(user.id))
-        .exec(&txn)
-        .await?;
+    turn_off(&txn, user).await?;
     let link = format!("{}/security", state.config.platforms.main);
     let notice = mail::two_factor_changed(&state.config.app_name, &user.email, &user.name, false, &link);
     mail::enqueue(&txn, notice.about(user.id)).await?;
@@ -530,6 +659,7 @@ pub async fn disable(
     txn.commit().await?;
     state.mail_ready.notify_one();
     throttle.succeeded(state).await?;
+    cap.give_back(state).await?;
     Ok(())
 }
 

@@ -12,13 +12,14 @@ use super::{
     },
 };
 use crate::accounts::{
-    cookie, deletion,
+    cookie, deletion, device,
     email_code::{self, SendCodeForm, VerifyCodeForm},
     google::{self, GoogleLoginForm, GoogleRegisterForm},
     login::{self, LoginForm},
     password_change::{self, ChangePasswordForm},
     password_reset::{self, ForgotForm, ResetForm},
     profile::{self, ProfileForm},
+    reauthenticate::{self, ReauthenticateForm},
     register::{self, RegisterForm},
     sessions::{self, SignedIn},
     two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
@@ -53,8 +54,17 @@ impl AccountsQuery {
 pub struct AccountsMutation;
 
 fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPayload {
-    let (state, _) = context(ctx);
+    let (state, meta) = context(ctx);
     ctx.append_http_header(SET_COOKIE, cookie::set(&state.config, &signed_in.token));
+    ctx.append_http_header(
+        SET_COOKIE,
+        device::remember(
+            &state.keys,
+            &state.config,
+            meta.client.device.as_deref(),
+            signed_in.user.id,
+        ),
+    );
     SessionPayload {
         message: message.to_owned(),
         user: signed_in.user.into(),
@@ -294,6 +304,22 @@ impl AccountsMutation {
             .await
             .gql()?;
         Ok(MessagePayload::new(two_factor::DISABLED))
+    }
+
+    /// Confirms it's you (the password, or a second-factor code) before a sensitive change:
+    /// this session counts as freshly signed in for ten minutes.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn reauthenticate(
+        &self,
+        ctx: &Context<'_>,
+        input: ReauthenticateForm,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        reauthenticate::reauthenticate(state, &viewer, input, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(reauthenticate::CONFIRMED))
     }
 
     /// Signs out one of your sessions; its token is refused at once, on every instance.

@@ -150,6 +150,7 @@ static NO_META: RequestMeta = RequestMeta {
     client: ClientInfo {
         ip: None,
         user_agent: None,
+        device: None,
     },
     auth_operation: None,
     viewer: OnceCell::const_new(),

@@ -152,7 +152,9 @@ impl OidcMutation {
             public: input.public,
             first_party: input.first_party,
         };
-        let (client, secret) = clients::create(&state.db, new).await.gql()?;
+        let (client, secret) = clients::create(&state.db, new, state.config.env.is_local())
+            .await
+            .gql()?;
         Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
             .detail(format!("created {} ({})", client.client_id, client.name))
             .record(&state.db)
@@ -217,6 +219,11 @@ impl OidcMutation {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         clients::revoke_access(&state.db, viewer.user.id, &client_id)
+            .await
+            .gql()?;
+        Event::new(Kind::ConsentRevoked, Some(viewer.user.id), &meta.client)
+            .detail(format!("client {}", client_id.as_str()))
+            .record(&state.db)
             .await
             .gql()?;
         Ok(MessagePayload::new("Access revoked"))

@@ -33,22 +33,28 @@ use crate::{config::Config, error::Code, rest::envelope::ErrorResponse};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-pub fn apply(router: Router, config: &Config) -> Router {
+/// CORS for the API under `/api`: the four platform sites, with their cookies. The OpenID
+/// Provider's endpoints have their own policies (see `http::oidc`), so this is not applied
+/// to the whole site.
+pub fn api_cors(config: &Config) -> CorsLayer {
     let origins: Vec<HeaderValue> = config
         .platforms
         .all()
         .iter()
         .filter_map(|origin| HeaderValue::from_str(origin).ok())
         .collect();
-    let cors = CorsLayer::new()
+    CorsLayer::new()
         .allow_origin(AllowOrigin::list(origins))
         .allow_credentials(true)
         .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
         .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
-        .max_age(Duration::from_secs(600));
+        .max_age(Duration::from_secs(600))
+}
+
+pub fn apply(router: Router, config: &Config) -> Router {
     let trace = TraceLayer::new_for_http().make_span_with(|request: &Request| {
         let id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
-        tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+        tracing::info_span!("request", method = %request.method(), path = %logged_path(request), request_id = %id)
     });
     let hsts = (!config.env.is_local()).then(|| {
         SetResponseHeaderLayer::if_not_present(
@@ -65,7 +71,6 @@ pub fn apply(router: Router, config: &Config) -> Router {
             .layer(CatchPanicLayer::custom(|_| {
                 ErrorResponse::new(Code::Internal, "Something went wrong").into_response()
             }))
-            .layer(cors)
             .layer(SetResponseHeaderLayer::if_not_present(
                 header::X_CONTENT_TYPE_OPTIONS,
                 HeaderValue::from_static("nosniff"),
@@ -83,6 +88,29 @@ pub fn apply(router: Router, config: &Config) -> Router {
             .layer(CompressionLayer::new())
             .layer(middleware::from_fn(time_limit)),
     )
+}
+
+/// The path as the log shows it: the matched route (`/api/auth/reset-password/{token}`), never
+/// the values in it. A path no route matched (a page of the site, such as a reset link's
+/// `/reset-password/…`) keeps its short segments; one long enough to be a token is replaced.
+fn logged_path(request: &Request) -> String {
+    if let Some(route) = request.extensions().get::<MatchedPath>() {
+        return route.as_str().to_owned();
+    }
+    redact_long_segments(request.uri().path())
+}
+
+fn redact_long_segments(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            if segment.len() >= 20 {
+                "{redacted}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// What every response gets unless its handler chose otherwise: API answers (tokens, personal

@@ -34,14 +34,14 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         .fallback(middleware::api_not_found)
         .method_not_allowed_fallback(middleware::api_method_not_allowed)
         .layer(from_fn_with_state(state.clone(), cross_site::guard));
-    let api = ip_limit::apply(api, state.config.rate_limit_per_ip);
+    let api = ip_limit::apply(api, state.config.rate_limit_per_ip).layer(middleware::api_cors(&state.config));
     let mut app = Router::new()
         .nest("/api", api)
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
         .route("/robots.txt", get(site::robots))
         .route("/sitemap.xml", get(site::sitemap))
-        .merge(oidc::router());
+        .merge(oidc::router(&state));
     app = app.route(
         "/metrics",
         middleware::metrics_route(&state.config).unwrap_or_else(|| get(middleware::api_not_found)),

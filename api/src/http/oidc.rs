@@ -16,10 +16,10 @@ use openidconnect::{
     },
 };
 use serde::Deserialize;
-use tower_http::cors::{Any, CorsLayer};
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::{
-    client::Caller,
+    client::{Caller, ClientInfo},
     oidc::{
         OAuthError, ProviderExtras, SCOPES,
         authorize::{self, AuthorizeQuery, ConsentForm, LogoutQuery},
@@ -45,25 +45,43 @@ type Metadata = ProviderMetadata<
     CoreSubjectIdentifierType,
 >;
 
-pub fn router() -> Router<AppState> {
-    // Machine-to-machine endpoints answer any origin (a public client in a browser calls
-    // them); none of them reads the session cookie.
-    let cors = CorsLayer::new()
+pub fn router(state: &AppState) -> Router<AppState> {
+    // Public metadata and userinfo (a bearer token, no cookie) answer any origin.
+    let open_cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]);
     let open = Router::new()
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/oauth2/jwks", get(jwks))
-        .route("/oauth2/token", post(token_endpoint))
         .route("/oauth2/userinfo", get(userinfo_get).post(userinfo_post))
+        .layer(open_cors);
+    // Token and revocation answer only the origins of registered redirect URIs (a public
+    // client running in its own page), never with credentials.
+    let db = state.db.clone();
+    let client_cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::async_predicate(move |origin, _| {
+            let db = db.clone();
+            async move {
+                match origin.to_str() {
+                    Ok(origin) => clients::is_registered_origin(&db, origin).await.unwrap_or(false),
+                    Err(_) => false,
+                }
+            }
+        }))
+        .allow_credentials(false)
+        .allow_methods([Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]);
+    let for_clients = Router::new()
+        .route("/oauth2/token", post(token_endpoint))
         .route("/oauth2/revoke", post(revoke))
-        .layer(cors);
+        .layer(client_cors);
     Router::new()
-        .route("/oauth2/authorize", get(authorize_endpoint))
+        .route("/oauth2/authorize", get(authorize_endpoint).post(authorize_post))
         .route("/oauth2/authorize/consent", post(consent))
-        .route("/oauth2/logout", get(logout))
+        .route("/oauth2/logout", get(logout).post(logout_post))
         .merge(open)
+        .merge(for_clients)
 }
 
 fn url(state: &AppState, path: &str) -> String {
@@ -156,7 +174,7 @@ async fn discovery(State(state): State<AppState>) -> Response {
 }
 
 async fn jwks(State(state): State<AppState>) -> Response {
-    match keys::published(&state.db).await {
+    match keys::published(&state.db, &state.vault).await {
         Ok(set) => {
             let mut response = Json(set).into_response();
             response.headers_mut().insert(
@@ -219,12 +237,13 @@ async fn client_form<T: ClientCredentials>(
 
 async fn token_endpoint(
     State(state): State<AppState>,
+    caller: ClientInfo,
     headers: HeaderMap,
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Response {
     let result = async {
         let (form, client) = client_form(&state, &headers, form).await?;
-        token::exchange(&state, &client, form).await
+        token::exchange(&state, &client, form, &caller).await
     };
     match result.await {
         Ok(tokens) => no_store(Json(tokens).into_response()),
@@ -303,5 +322,34 @@ async fn logout(
     query: Result<Query<LogoutQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let query = query.map(|Query(q)| q).unwrap_or_default();
-    authorize::logout(&state, &caller, query).await
+    authorize::logout(&state, &caller, query, false).await
+}
+
+/// `POST /oauth2/logout`: a client's form (OpenID Connect lets it POST), or the answer of the
+/// confirmation page, which counts only from the provider's own page.
+async fn logout_post(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    form: Result<Form<LogoutQuery>, FormRejection>,
+) -> Response {
+    let Ok(Form(form)) = form else {
+        return OAuthError::invalid_request("The sign-out form is malformed").into_response();
+    };
+    let confirmed = form.confirm.as_deref() == Some("yes");
+    if confirmed && !authorize::from_own_page(&state, &headers) {
+        return authorize::refused_form(&state);
+    }
+    authorize::logout(&state, &caller, form, confirmed).await
+}
+
+/// `POST /oauth2/authorize`: OpenID Connect Core 3.1.2.1 lets a client send the request as a
+/// form; it is the same request.
+async fn authorize_post(
+    State(state): State<AppState>,
+    caller: Caller,
+    form: Result<Form<AuthorizeQuery>, FormRejection>,
+) -> Response {
+    let query = form.map(|Form(q)| q).unwrap_or_default();
+    authorize::authorize(&state, &caller, query).await
 }

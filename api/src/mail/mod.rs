@@ -63,6 +63,7 @@ const PASSWORD_CHANGED: Template = template!("password_changed");
 const GOOGLE_LINKED: Template = template!("google_linked");
 const NO_ACCOUNT: Template = template!("no_account");
 const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
+const PASSWORD_KNOWN: Template = template!("password_known");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -180,6 +181,19 @@ pub fn two_factor_changed(app_name: &str, to: &str, name: &str, on: bool, link: 
             ("name", &greeting_name(name)),
             ("state", state),
             ("note", note),
+            ("link", link),
+        ],
+    )
+}
+
+/// To the owner when wrong second-factor codes closed the second step: the password is known.
+pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link: &str) -> Mail {
+    PASSWORD_KNOWN.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("attempts", &attempts.to_string()),
             ("link", link),
         ],
     )

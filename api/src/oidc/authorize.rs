@@ -40,8 +40,25 @@ pub struct AuthorizeQuery {
     pub prompt: Option<String>,
     pub max_age: Option<String>,
     /// Set by the provider itself when it sent the person to sign in again (prompt=login,
-    /// max_age): a sign-in older than this (Unix milliseconds) does not count.
-    pub ts_after: Option<i64>,
+    /// max_age): a sign-in older than this does not count. Unix milliseconds and a keyed hash
+    /// of them with the request's client, so a link cannot claim a sign-in is fresh.
+    pub ts_after: Option<String>,
+}
+
+/// `ts_after` for a sign-in asked for at `millis` by `client_id`'s request.
+fn signed_after(state: &AppState, millis: i64, client_id: &str) -> String {
+    let millis = millis.to_string();
+    format!(
+        "{millis}.{}",
+        state.keys.keyed_hash(&["ts_after", &millis, client_id])
+    )
+}
+
+/// The moment a `ts_after` names, when the provider itself made it for this client.
+fn verified_after(state: &AppState, value: &str, client_id: &str) -> Option<i64> {
+    let (millis, mac) = value.split_once('.')?;
+    let at: i64 = millis.parse().ok()?;
+    tokens::same(mac, &state.keys.keyed_hash(&["ts_after", millis, client_id])).then_some(at)
 }
 
 impl AuthorizeQuery {
@@ -62,9 +79,7 @@ impl AuthorizeQuery {
         push("code_challenge_method", &self.code_challenge_method);
         push("prompt", &self.prompt);
         push("max_age", &self.max_age);
-        if let Some(after) = self.ts_after {
-            pairs.push(("ts_after", after.to_string()));
-        }
+        push("ts_after", &self.ts_after);
         pairs
     }
 }
@@ -166,7 +181,13 @@ fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>
     if matches!(again.prompt.as_deref(), Some(p) if p.split(' ').any(|p| p == "login")) {
         again.prompt = None;
     }
-    again.ts_after = fresh_after.or(again.ts_after);
+    if let Some(after) = fresh_after {
+        again.ts_after = Some(signed_after(
+            state,
+            after,
+            query.client_id.as_deref().unwrap_or_default(),
+        ));
+    }
     let main = state.config.platforms.main.trim_end_matches('/');
     let mut back = Url::parse(&format!("{main}/oauth2/authorize")).expect("the main platform URL is a URL");
     back.query_pairs_mut().extend_pairs(again.pairs());
@@ -286,13 +307,17 @@ async fn authorize_inner(
         return Ok(to_sign_in(state, &query, None));
     };
     // Back from the sign-in this request asked for: that sign-in is the fresh one `max_age`
-    // wants, however long the trip took (`max_age=0` would otherwise never be met).
-    let signed_in_since_asked = query
+    // wants, however long the trip took (`max_age=0` would otherwise never be met). Only a
+    // mark the provider made counts; a forged or foreign one is ignored, so `max_age=0`
+    // always asks again.
+    let asked_after = query
         .ts_after
-        .is_some_and(|after| signed_in_at.timestamp_millis() >= after);
+        .as_deref()
+        .and_then(|value| verified_after(state, value, &client.client_id));
+    let signed_in_since_asked = asked_after.is_some_and(|after| signed_in_at.timestamp_millis() >= after);
     let too_old_for_max_age = !signed_in_since_asked
-        && max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) < now);
-    let before_requested = query.ts_after.is_some() && !signed_in_since_asked;
+        && max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) <= now);
+    let before_requested = asked_after.is_some() && !signed_in_since_asked;
     if prompts.contains(&"login") || too_old_for_max_age || before_requested {
         if prompt_none {
             return fail("login_required", "A fresh sign-in is required");
@@ -302,6 +327,10 @@ async fn authorize_inner(
     }
 
     let scope = scopes.join(" ");
+    // `prompt=consent`: the person is asked, whatever they approved before.
+    if prompts.contains(&"consent") && !consented {
+        return Ok(consent_page(state, &client.name, &scopes, &query, &redirect_uri));
+    }
     if !client.first_party && !consented {
         let remembered = oauth_consents::Entity::find_by_id((viewer.user.id, client.client_id.clone()))
             .one(&state.db)
@@ -396,15 +425,8 @@ pub struct ConsentForm {
 /// `POST /oauth2/authorize/consent`: only from the provider's own page (its origin, and the
 /// SameSite=Lax session cookie, which a cross-site form does not carry).
 pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, form: ConsentForm) -> Response {
-    let main = Url::parse(&state.config.platforms.main).map(|u| u.origin().ascii_serialization());
-    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-    if origin.is_none() || main.as_deref().ok() != origin {
-        return page(
-            state,
-            StatusCode::FORBIDDEN,
-            "Request refused",
-            "<p>This form can only be sent from its own page.</p>",
-        );
+    if !from_own_page(state, headers) {
+        return refused_form(state);
     }
     let query = form.query;
     let result = async {
@@ -438,19 +460,29 @@ pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, for
         )
         .exec(&state.db)
         .await?;
+        crate::audit::Event::new(
+            crate::audit::Kind::ConsentGiven,
+            Some(viewer.user.id),
+            &caller.client,
+        )
+        .detail(format!("client {}", client.client_id))
+        .record(&state.db)
+        .await?;
         authorize_inner(state, caller, query, true).await
     }
     .await;
     result.unwrap_or_else(|err: crate::error::Error| super::OAuthError::from(err).into_response())
 }
 
-/// The query of `GET /oauth2/logout` (RP-initiated logout 1.0).
+/// The query of `GET /oauth2/logout` (RP-initiated logout 1.0), or its form.
 #[derive(Debug, Default, Deserialize)]
 pub struct LogoutQuery {
     pub id_token_hint: Option<String>,
     pub client_id: Option<String>,
     pub post_logout_redirect_uri: Option<String>,
     pub state: Option<String>,
+    /// `yes` from the provider's own confirmation page.
+    pub confirm: Option<String>,
 }
 
 struct AnyNonce;
@@ -464,8 +496,15 @@ impl NonceVerifier for AnyNonce {
 type HintToken =
     IdToken<TalentClaims, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
 
-/// The client an `id_token_hint` was issued to, when it is one of ours (an expired one counts).
-async fn hinted_client(state: &AppState, hint: &str) -> Option<String> {
+/// What a valid `id_token_hint` says: the client it was issued to, whom, and which session.
+struct Hint {
+    client_id: String,
+    sub: String,
+    sid: Option<String>,
+}
+
+/// The claims of an `id_token_hint`, when it is one of ours (an expired one counts).
+async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
     let token: HintToken = hint.parse().ok()?;
     let payload = hint.split('.').nth(1)?;
     let claims: serde_json::Value = serde_json::from_slice(
@@ -477,7 +516,7 @@ async fn hinted_client(state: &AppState, hint: &str) -> Option<String> {
         serde_json::Value::Array(list) => list.first()?.as_str()?.to_owned(),
         _ => return None,
     };
-    let jwks: JsonWebKeySet<_> = keys::published(&state.db).await.ok()?;
+    let jwks: JsonWebKeySet<_> = keys::published(&state.db, &state.vault).await.ok()?;
     let issuer = IssuerUrl::new(state.config.platforms.main.clone()).ok()?;
     let issued_at = claims["iat"].as_i64()?;
     let verifier =
@@ -488,21 +527,32 @@ async fn hinted_client(state: &AppState, hint: &str) -> Option<String> {
             ])
             // A hint may have expired: the signature and issuer are what matter.
             .set_time_fn(move || DateTime::from_timestamp(issued_at, 0).unwrap_or_default());
-    token.claims(&verifier, AnyNonce).ok()?;
-    Some(audience)
+    let verified = token.claims(&verifier, AnyNonce).ok()?;
+    Some(Hint {
+        client_id: audience,
+        sub: verified.subject().to_string(),
+        sid: verified.additional_claims().sid.clone(),
+    })
 }
 
-/// `GET /oauth2/logout`: ends the Talent Suite session of this browser (its clients hear of
-/// it through back-channel logout) and returns to a registered post-logout URI.
-pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery) -> Response {
-    let hinted = match query.id_token_hint.as_deref() {
-        Some(hint) => match hinted_client(state, hint).await {
-            Some(client_id) => Some(client_id),
+/// `GET|POST /oauth2/logout`: ends the Talent Suite session of this browser (its clients hear
+/// of it through back-channel logout) and returns to a registered post-logout URI.
+///
+/// Signing out at once needs an `id_token_hint` issued for this very session: any other
+/// request (no hint, or a hint for another session) gets a confirmation page first, so a link
+/// or an image on another site cannot sign a person out. `confirmed` is that page's answer.
+pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confirmed: bool) -> Response {
+    let hint = match query.id_token_hint.as_deref() {
+        Some(hint) => match read_hint(state, hint).await {
+            Some(hint) => Some(hint),
             None => return error_page(state, "The sign-out link carries a token that is not ours."),
         },
         None => None,
     };
-    let client_id = hinted.or(query.client_id.clone());
+    let client_id = hint
+        .as_ref()
+        .map(|h| h.client_id.clone())
+        .or(query.client_id.clone());
     let client = match client_id.as_deref() {
         Some(id) => clients::find(&state.db, id).await.ok().flatten(),
         None => None,
@@ -518,8 +568,25 @@ pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery) -> Re
         _ => None,
     };
 
-    if let Err(err) = end_browser_session(state, caller).await {
-        return super::OAuthError::from(err).into_response();
+    let viewer = match sessions::optional(state, caller.token.as_deref()).await {
+        Ok(viewer) => viewer,
+        Err(err) => return super::OAuthError::from(err).into_response(),
+    };
+    if let Some(viewer) = &viewer {
+        let hinted_this_session = hint.as_ref().is_some_and(|hint| {
+            hint.sub == viewer.user.id.to_string()
+                && hint
+                    .sid
+                    .as_deref()
+                    .is_none_or(|sid| sid == viewer.session_id.to_string())
+        });
+        if !hinted_this_session && !confirmed {
+            let name = client.as_ref().map(|c| c.name.clone());
+            return logout_confirmation(state, &query, client_id.as_deref(), name.as_deref());
+        }
+        if let Err(err) = end_browser_session(state, caller, viewer).await {
+            return super::OAuthError::from(err).into_response();
+        }
     }
     let mut response = match destination {
         Some(uri) => {
@@ -546,17 +613,87 @@ pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery) -> Re
     response
 }
 
-async fn end_browser_session(state: &AppState, caller: &Caller) -> crate::error::Result<()> {
-    if let Some(viewer) = sessions::optional(state, caller.token.as_deref()).await? {
-        backchannel::sessions_ending(&state.db, backchannel::session(viewer.session_id)).await?;
-        session_rows::Entity::delete_by_id(viewer.session_id)
-            .exec(&state.db)
-            .await?;
-        state.backchannel_ready.notify_one();
-        crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), &caller.client)
-            .detail("RP-initiated")
-            .record(&state.db)
-            .await?;
+/// "Sign out of Talent Suite?", posting the request back to itself with `confirm=yes`.
+fn logout_confirmation(
+    state: &AppState,
+    query: &LogoutQuery,
+    client_id: Option<&str>,
+    client_name: Option<&str>,
+) -> Response {
+    let mut fields = vec![("confirm", "yes".to_owned())];
+    if let Some(id) = client_id {
+        fields.push(("client_id", id.to_owned()));
     }
+    if let Some(uri) = &query.post_logout_redirect_uri {
+        fields.push(("post_logout_redirect_uri", uri.clone()));
+    }
+    if let Some(client_state) = &query.state {
+        fields.push(("state", client_state.clone()));
+    }
+    let hidden: String = fields
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+                escape(value)
+            )
+        })
+        .collect();
+    let asked_by = client_name.map_or_else(String::new, |name| {
+        format!("<p><strong>{}</strong> asked to sign you out.</p>", escape(name))
+    });
+    let body = format!(
+        "{asked_by}<p>Do you want to sign out of {app} on this browser?</p>\
+<form method=\"post\" action=\"/oauth2/logout\">{hidden}\
+<div class=\"row\"><button class=\"primary\" type=\"submit\">Sign out</button>\
+<a href=\"{home}\">Stay signed in</a></div></form>",
+        app = escape(&state.config.app_name),
+        home = escape(&state.config.platforms.main),
+    );
+    let origin = query
+        .post_logout_redirect_uri
+        .as_deref()
+        .and_then(|uri| Url::parse(uri).ok())
+        .map(|u| u.origin().ascii_serialization());
+    page_posting_to(
+        state,
+        StatusCode::OK,
+        &format!("Sign out of {}?", state.config.app_name),
+        &body,
+        origin.as_deref(),
+    )
+}
+
+/// Whether a form came from the provider's own pages (its `Origin` is the main platform's).
+pub fn from_own_page(state: &AppState, headers: &HeaderMap) -> bool {
+    let main = Url::parse(&state.config.platforms.main).map(|u| u.origin().ascii_serialization());
+    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+    origin.is_some() && main.as_deref().ok() == origin
+}
+
+/// The page a form from elsewhere gets.
+pub fn refused_form(state: &AppState) -> Response {
+    page(
+        state,
+        StatusCode::FORBIDDEN,
+        "Request refused",
+        "<p>This form can only be sent from its own page.</p>",
+    )
+}
+
+async fn end_browser_session(
+    state: &AppState,
+    caller: &Caller,
+    viewer: &sessions::Viewer,
+) -> crate::error::Result<()> {
+    backchannel::sessions_ending(&state.db, backchannel::session(viewer.session_id)).await?;
+    session_rows::Entity::delete_by_id(viewer.session_id)
+        .exec(&state.db)
+        .await?;
+    state.backchannel_ready.notify_one();
+    crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), &caller.client)
+        .detail("RP-initiated")
+        .record(&state.db)
+        .await?;
     Ok(())
 }

@@ -18,8 +18,11 @@ use serde::Serialize;
 use tokio::sync::{Notify, watch};
 use uuid::Uuid;
 
-use super::keys;
-use crate::error::{Error, Result};
+use super::keys::{self, Vault};
+use crate::{
+    error::{Error, Result},
+    state::AppState,
+};
 
 const POLL: StdDuration = StdDuration::from_secs(2);
 const SEND_TIMEOUT: StdDuration = StdDuration::from_secs(5);
@@ -93,6 +96,36 @@ pub fn user_sessions(user_id: Uuid, keep: Option<Uuid>) -> Condition {
     condition
 }
 
+fn http_client() -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .timeout(SEND_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+}
+
+/// A client that can reach `uri`'s host only at the public addresses it resolves to now.
+async fn public_client(uri: &str) -> std::result::Result<reqwest::Client, String> {
+    let url = url::Url::parse(uri).map_err(|e| e.to_string())?;
+    let host = url
+        .host_str()
+        .ok_or("no host")?
+        .trim_matches(['[', ']'])
+        .to_owned();
+    let port = url.port_or_known_default().ok_or("no port")?;
+    let addresses: Vec<std::net::SocketAddr> = tokio::net::lookup_host((host.as_str(), port))
+        .await
+        .map_err(|e| format!("{host} did not resolve: {e}"))?
+        .collect();
+    if addresses.is_empty() || addresses.iter().any(|a| !super::clients::is_public(a.ip())) {
+        return Err(format!(
+            "refused: {host} resolves to a loopback, private or link-local address"
+        ));
+    }
+    http_client()
+        .resolve_to_addrs(&host, &addresses)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
 #[derive(Serialize)]
 struct LogoutClaims<'a> {
     iss: &'a str,
@@ -110,22 +143,23 @@ pub struct Worker {
     db: DatabaseConnection,
     issuer: String,
     ready: Arc<Notify>,
+    vault: Arc<Vault>,
+    /// `APP_ENV=local`: notices may go to this machine and private networks.
+    local: bool,
     http: reqwest::Client,
 }
 
 impl Worker {
     /// # Errors
     /// When the HTTP client cannot be built.
-    pub fn new(db: DatabaseConnection, issuer: String, ready: Arc<Notify>) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
-            .timeout(SEND_TIMEOUT)
-            .redirect(reqwest::redirect::Policy::none())
-            .build()?;
+    pub fn new(state: &AppState) -> anyhow::Result<Self> {
         Ok(Self {
-            db,
-            issuer,
-            ready,
-            http,
+            db: state.db.clone(),
+            issuer: state.config.platforms.main.clone(),
+            ready: state.backchannel_ready.clone(),
+            vault: state.vault.clone(),
+            local: state.config.env.is_local(),
+            http: http_client().build()?,
         })
     }
 
@@ -216,8 +250,16 @@ impl Worker {
             return Ok(());
         };
         let token = self.logout_token(notice).await.map_err(|e| e.to_string())?;
-        let response = self
-            .http
+        let pinned;
+        let http = if self.local {
+            &self.http
+        } else {
+            // Resolved here and pinned for this request, so a name that pointed somewhere
+            // public at registration cannot be turned to a private address now.
+            pinned = public_client(&uri).await?;
+            &pinned
+        };
+        let response = http
             .post(&uri)
             .form(&[("logout_token", token)])
             .send()
@@ -231,7 +273,7 @@ impl Worker {
     }
 
     async fn logout_token(&self, notice: &backchannel_logouts::Model) -> Result<String> {
-        let key = keys::current_rsa_row(&self.db).await?;
+        let (kid, pem) = keys::current_rsa_pem(&self.db, &self.vault).await?;
         let now = Utc::now().timestamp();
         let claims = LogoutClaims {
             iss: &self.issuer,
@@ -244,10 +286,9 @@ impl Worker {
             events: serde_json::json!({ EVENT: {} }),
         };
         let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
-        header.kid = Some(key.kid.clone());
+        header.kid = Some(kid);
         header.typ = Some("logout+jwt".to_owned());
-        let signing =
-            jsonwebtoken::EncodingKey::from_rsa_pem(key.private_pem.as_bytes()).map_err(Error::internal)?;
+        let signing = jsonwebtoken::EncodingKey::from_rsa_pem(pem.as_bytes()).map_err(Error::internal)?;
         jsonwebtoken::encode(&header, &claims, &signing).map_err(Error::internal)
     }
 }

@@ -77,11 +77,69 @@ fn checked_uri(what: &str, uri: &str) -> Result<String> {
     }
 }
 
+/// Whether `ip` is an address on the public internet: not loopback, private, link-local,
+/// shared (CGNAT), documentation, multicast or unspecified. Back-channel logout posts only to
+/// such addresses outside local, so a client cannot aim the provider at its own network.
+pub fn is_public(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 198 && (b == 18 || b == 19)))
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                || first == 0x2001 && v6.segments()[1] == 0x0db8)
+        }
+    }
+}
+
+/// Outside local, a back-channel logout URI must not name this machine or a private network.
+fn public_target(uri: &str) -> Result<()> {
+    let refused = || {
+        Error::BadRequest(format!(
+            "Back-channel logout URI {uri:?} must point to a public address (not loopback, private or link-local)"
+        ))
+    };
+    let parsed = Url::parse(uri).map_err(|_| refused())?;
+    match parsed.host() {
+        Some(url::Host::Ipv4(ip)) if !is_public(ip.into()) => Err(refused()),
+        Some(url::Host::Ipv6(ip)) if !is_public(ip.into()) => Err(refused()),
+        Some(url::Host::Domain(name))
+            if name.eq_ignore_ascii_case("localhost")
+                || name.to_ascii_lowercase().ends_with(".localhost") =>
+        {
+            Err(refused())
+        }
+        None => Err(refused()),
+        _ => Ok(()),
+    }
+}
+
 /// Registers a client; returns it and, for a confidential client, its secret (shown once).
+/// `local` (`APP_ENV=local`) lets a back-channel logout URI name this machine.
 ///
 /// # Errors
 /// 400 for a missing name, no redirect URI or a URI that is not allowed.
-pub async fn create(db: &impl ConnectionTrait, new: NewClient) -> Result<(Client, Option<String>)> {
+pub async fn create(
+    db: &impl ConnectionTrait,
+    new: NewClient,
+    local: bool,
+) -> Result<(Client, Option<String>)> {
     let name = new.name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 100 {
         return Err(Error::BadRequest(
@@ -108,6 +166,11 @@ pub async fn create(db: &impl ConnectionTrait, new: NewClient) -> Result<(Client
         .as_deref()
         .map(|u| checked_uri("Back-channel logout URI", u))
         .transpose()?;
+    if let Some(uri) = backchannel.as_deref()
+        && !local
+    {
+        public_target(uri)?;
+    }
     let secret = (!new.public).then(|| random(32));
     let row = oauth_clients::ActiveModel {
         client_id: Set(random(16)),
@@ -122,6 +185,21 @@ pub async fn create(db: &impl ConnectionTrait, new: NewClient) -> Result<(Client
     .insert(db)
     .await?;
     Ok((row.into(), secret))
+}
+
+/// Whether `origin` (`https://app.example`) is the origin of a registered redirect URI: the
+/// browsers allowed to call the token and revocation endpoints.
+///
+/// # Errors
+/// On a database failure.
+pub async fn is_registered_origin(db: &impl ConnectionTrait, origin: &str) -> Result<bool> {
+    Ok(list(db).await?.iter().any(|client| {
+        client
+            .redirect_uris
+            .iter()
+            .filter_map(|uri| Url::parse(uri).ok())
+            .any(|uri| uri.origin().ascii_serialization() == origin)
+    }))
 }
 
 /// Every client, oldest first.

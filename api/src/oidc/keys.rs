@@ -2,8 +2,20 @@
 //! Ed25519 key (EdDSA, offered), kept in the database so every instance signs and publishes
 //! the same ones. `api signing-key rotate` retires the current keys and makes new ones; a
 //! retired key stays in the JWKS until the tokens it signed have expired.
+//!
+//! The private keys are sealed at rest (AES-256-GCM under `KEY_ENCRYPTION_KEY`, the key id as
+//! associated data), so a reader of the database or a backup cannot mint ID tokens. At start
+//! every key is sealed again under the current key: one sealed with a previous key
+//! (`KEY_ENCRYPTION_KEY_PREVIOUS`) or stored before sealing existed.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use aes_gcm::{
+    Aes256Gcm, KeyInit, Nonce,
+    aead::{Aead, Payload},
+};
+use base64::{
+    Engine,
+    engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD},
+};
 use chrono::Utc;
 use entity::signing_keys;
 use openidconnect::{
@@ -14,10 +26,103 @@ use rand::{RngCore, rngs::OsRng};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use super::ACCESS_TTL;
-use crate::error::{Error, Result};
+use crate::{
+    config::KeyEncryptionKeys,
+    error::{Error, Result},
+};
 
 pub const RS256: &str = "RS256";
 pub const EDDSA: &str = "EdDSA";
+
+/// How a sealed key starts in the `private_pem` column: a version, then base64 of the nonce
+/// and the ciphertext.
+const SEALED: &str = "sealed:v1:";
+const NONCE_LEN: usize = 12;
+
+/// Seals and opens the private keys with the key-encryption keys.
+pub struct Vault {
+    current: Aes256Gcm,
+    previous: Vec<Aes256Gcm>,
+}
+
+impl Vault {
+    pub fn new(keys: &KeyEncryptionKeys) -> Self {
+        let cipher = |key: &[u8; 32]| Aes256Gcm::new(key.into());
+        Self {
+            current: cipher(&keys.current),
+            previous: keys.previous.iter().map(cipher).collect(),
+        }
+    }
+
+    fn seal(&self, kid: &str, pem: &str) -> Result<String> {
+        let mut nonce = [0u8; NONCE_LEN];
+        OsRng.fill_bytes(&mut nonce);
+        let sealed = self
+            .current
+            .encrypt(
+                &Nonce::from(nonce),
+                Payload {
+                    msg: pem.as_bytes(),
+                    aad: kid.as_bytes(),
+                },
+            )
+            .map_err(|_| Error::internal(anyhow::anyhow!("signing key {kid} could not be sealed")))?;
+        let mut stored = nonce.to_vec();
+        stored.extend_from_slice(&sealed);
+        Ok(format!("{SEALED}{}", STANDARD.encode(stored)))
+    }
+
+    /// The PEM of a stored key, and whether it should be sealed again with the current key
+    /// (it was plain, or sealed with a previous key).
+    fn open(&self, kid: &str, stored: &str) -> Result<(String, bool)> {
+        let Some(sealed) = stored.strip_prefix(SEALED) else {
+            return Ok((stored.to_owned(), true));
+        };
+        let unreadable = || {
+            Error::internal(anyhow::anyhow!(
+                "signing key {kid} cannot be opened with KEY_ENCRYPTION_KEY or KEY_ENCRYPTION_KEY_PREVIOUS"
+            ))
+        };
+        let bytes = STANDARD.decode(sealed).map_err(|_| unreadable())?;
+        if bytes.len() <= NONCE_LEN {
+            return Err(unreadable());
+        }
+        let (nonce, ciphertext) = bytes.split_at(NONCE_LEN);
+        let nonce = Nonce::from(<[u8; NONCE_LEN]>::try_from(nonce).map_err(|_| unreadable())?);
+        let payload = || Payload {
+            msg: ciphertext,
+            aad: kid.as_bytes(),
+        };
+        std::iter::once(&self.current)
+            .chain(&self.previous)
+            .enumerate()
+            .find_map(|(i, cipher)| cipher.decrypt(&nonce, payload()).ok().map(|pem| (i, pem)))
+            .and_then(|(i, pem)| String::from_utf8(pem).ok().map(|pem| (pem, i > 0)))
+            .ok_or_else(unreadable)
+    }
+}
+
+/// Seals every key under the current key-encryption key: keys stored in plain text before
+/// sealing existed, and keys sealed with a previous key (after a rotation of
+/// `KEY_ENCRYPTION_KEY`). Returns how many were sealed again.
+///
+/// # Errors
+/// A key that no configured key-encryption key opens (the process must not start without
+/// its signing keys); a database failure.
+pub async fn reseal_all(db: &impl ConnectionTrait, vault: &Vault) -> Result<u64> {
+    let mut resealed = 0;
+    for row in signing_keys::Entity::find().all(db).await? {
+        let (pem, stale) = vault.open(&row.kid, &row.private_pem)?;
+        if stale {
+            let kid = row.kid.clone();
+            let mut active: signing_keys::ActiveModel = row.into();
+            active.private_pem = Set(vault.seal(&kid, &pem)?);
+            active.update(db).await?;
+            resealed += 1;
+        }
+    }
+    Ok(resealed)
+}
 
 /// A key that can sign, with its algorithm's name.
 pub enum SigningKey {
@@ -26,11 +131,12 @@ pub enum SigningKey {
 }
 
 impl SigningKey {
-    fn from_row(row: &signing_keys::Model) -> Result<Self> {
+    fn from_row(row: &signing_keys::Model, vault: &Vault) -> Result<Self> {
+        let (pem, _) = vault.open(&row.kid, &row.private_pem)?;
         let kid = Some(JsonWebKeyId::new(row.kid.clone()));
         let parsed = match row.alg.as_str() {
-            RS256 => CoreRsaPrivateSigningKey::from_pem(&row.private_pem, kid).map(Self::Rsa),
-            EDDSA => CoreEdDsaPrivateSigningKey::from_ed25519_pem(&row.private_pem, kid).map(Self::EdDsa),
+            RS256 => CoreRsaPrivateSigningKey::from_pem(&pem, kid).map(Self::Rsa),
+            EDDSA => CoreEdDsaPrivateSigningKey::from_ed25519_pem(&pem, kid).map(Self::EdDsa),
             other => Err(format!("unknown algorithm {other}")),
         };
         parsed.map_err(|err| Error::internal(anyhow::anyhow!("signing key {} unreadable: {err}", row.kid)))
@@ -73,17 +179,18 @@ fn generate(alg: &str) -> Result<String> {
     }
 }
 
-async fn insert(db: &impl ConnectionTrait, alg: &str) -> Result<signing_keys::Model> {
+async fn insert(db: &impl ConnectionTrait, vault: &Vault, alg: &str) -> Result<signing_keys::Model> {
     let pem = {
         let alg = alg.to_owned();
         tokio::task::spawn_blocking(move || generate(&alg))
             .await
             .map_err(Error::internal)??
     };
+    let kid = new_kid();
     Ok(signing_keys::ActiveModel {
-        kid: Set(new_kid()),
+        private_pem: Set(vault.seal(&kid, &pem)?),
+        kid: Set(kid),
         alg: Set(alg.to_owned()),
-        private_pem: Set(pem),
         created_at: Set(Utc::now()),
         retired_at: Set(None),
     }
@@ -95,19 +202,21 @@ async fn insert(db: &impl ConnectionTrait, alg: &str) -> Result<signing_keys::Mo
 ///
 /// # Errors
 /// On a database failure or an unreadable stored key.
-pub async fn current(db: &impl ConnectionTrait, alg: &str) -> Result<SigningKey> {
-    SigningKey::from_row(&current_row(db, alg).await?)
+pub async fn current(db: &impl ConnectionTrait, vault: &Vault, alg: &str) -> Result<SigningKey> {
+    SigningKey::from_row(&current_row(db, vault, alg).await?, vault)
 }
 
-/// The current RSA key's row (for signing with other libraries: logout tokens).
+/// The current RSA key's id and PEM (for signing with other libraries: logout tokens).
 ///
 /// # Errors
-/// On a database failure.
-pub async fn current_rsa_row(db: &impl ConnectionTrait) -> Result<signing_keys::Model> {
-    current_row(db, RS256).await
+/// On a database failure or an unreadable stored key.
+pub async fn current_rsa_pem(db: &impl ConnectionTrait, vault: &Vault) -> Result<(String, String)> {
+    let row = current_row(db, vault, RS256).await?;
+    let (pem, _) = vault.open(&row.kid, &row.private_pem)?;
+    Ok((row.kid, pem))
 }
 
-async fn current_row(db: &impl ConnectionTrait, alg: &str) -> Result<signing_keys::Model> {
+async fn current_row(db: &impl ConnectionTrait, vault: &Vault, alg: &str) -> Result<signing_keys::Model> {
     let row = signing_keys::Entity::find()
         .filter(signing_keys::Column::Alg.eq(alg))
         .filter(signing_keys::Column::RetiredAt.is_null())
@@ -117,7 +226,7 @@ async fn current_row(db: &impl ConnectionTrait, alg: &str) -> Result<signing_key
         .await?;
     match row {
         Some(row) => Ok(row),
-        None => insert(db, alg).await,
+        None => insert(db, vault, alg).await,
     }
 }
 
@@ -126,10 +235,10 @@ async fn current_row(db: &impl ConnectionTrait, alg: &str) -> Result<signing_key
 ///
 /// # Errors
 /// On a database failure or an unreadable stored key.
-pub async fn published(db: &impl ConnectionTrait) -> Result<CoreJsonWebKeySet> {
+pub async fn published(db: &impl ConnectionTrait, vault: &Vault) -> Result<CoreJsonWebKeySet> {
     // Make sure both current keys exist, so the set never changes under a client's feet.
-    current(db, RS256).await?;
-    current(db, EDDSA).await?;
+    current(db, vault, RS256).await?;
+    current(db, vault, EDDSA).await?;
     let still_verifying = Utc::now() - ACCESS_TTL - chrono::Duration::minutes(5);
     let rows = signing_keys::Entity::find()
         .filter(
@@ -142,7 +251,7 @@ pub async fn published(db: &impl ConnectionTrait) -> Result<CoreJsonWebKeySet> {
         .await?;
     let keys = rows
         .iter()
-        .map(|row| SigningKey::from_row(row).map(|key| key.public()))
+        .map(|row| SigningKey::from_row(row, vault).map(|key| key.public()))
         .collect::<Result<Vec<_>>>()?;
     Ok(CoreJsonWebKeySet::new(keys))
 }
@@ -151,7 +260,7 @@ pub async fn published(db: &impl ConnectionTrait) -> Result<CoreJsonWebKeySet> {
 ///
 /// # Errors
 /// On a database failure.
-pub async fn rotate(db: &impl ConnectionTrait) -> Result<Vec<String>> {
+pub async fn rotate(db: &impl ConnectionTrait, vault: &Vault) -> Result<Vec<String>> {
     let now = Utc::now();
     signing_keys::Entity::update_many()
         .col_expr(
@@ -163,7 +272,7 @@ pub async fn rotate(db: &impl ConnectionTrait) -> Result<Vec<String>> {
         .await?;
     let mut kids = Vec::new();
     for alg in [RS256, EDDSA] {
-        kids.push(insert(db, alg).await?.kid);
+        kids.push(insert(db, vault, alg).await?.kid);
     }
     Ok(kids)
 }
@@ -179,4 +288,44 @@ pub async fn prune(db: &impl ConnectionTrait) -> Result<u64> {
         .exec(db)
         .await?
         .rows_affected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vault(current: u8, previous: &[u8]) -> Vault {
+        Vault::new(&KeyEncryptionKeys {
+            current: [current; 32],
+            previous: previous.iter().map(|p| [*p; 32]).collect(),
+        })
+    }
+
+    #[test]
+    fn a_sealed_key_opens_only_with_its_key_and_its_id() {
+        let pem = "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n";
+        let sealed = vault(1, &[]).seal("kid-1", pem).unwrap();
+        assert!(sealed.starts_with(SEALED) && !sealed.contains("PRIVATE KEY"));
+        assert_eq!(
+            vault(1, &[]).open("kid-1", &sealed).unwrap(),
+            (pem.to_owned(), false)
+        );
+        assert!(vault(2, &[]).open("kid-1", &sealed).is_err(), "another key");
+        assert!(
+            vault(1, &[]).open("kid-2", &sealed).is_err(),
+            "moved to another row"
+        );
+        // After a rotation the previous key still opens it, and says it is stale.
+        assert_eq!(
+            vault(2, &[1]).open("kid-1", &sealed).unwrap(),
+            (pem.to_owned(), true)
+        );
+        // A key stored before sealing existed is read, and is stale.
+        assert_eq!(vault(1, &[]).open("kid-1", pem).unwrap(), (pem.to_owned(), true));
+        assert_ne!(
+            vault(1, &[]).seal("kid-1", pem).unwrap(),
+            sealed,
+            "a fresh nonce each time"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use entity::{oauth_codes, oauth_tokens, users};
+use entity::{oauth_codes, oauth_tokens, sessions, users};
 use openidconnect::{
     AccessToken, Audience, AuthorizationCode, EndUserEmail, EndUserName, IdToken, IdTokenClaims, IssuerUrl,
     LocalizedClaim, Nonce, StandardClaims, SubjectIdentifier, UserInfoClaims,
@@ -21,7 +21,12 @@ use super::{
     clients::Client,
     keys::{self, SigningKey},
 };
-use crate::{accounts::tokens, state::AppState};
+use crate::{
+    accounts::{sessions as account_sessions, tokens},
+    audit::{Event, Kind},
+    client::ClientInfo,
+    state::AppState,
+};
 
 type TalentIdToken =
     IdToken<TalentClaims, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
@@ -55,6 +60,8 @@ struct Grant {
     grant_id: Uuid,
     user_id: Uuid,
     session_id: Uuid,
+    /// Nothing issued under the grant outlives the session's absolute lifetime.
+    session_ends_at: DateTime<Utc>,
     scope: String,
     auth_time: DateTime<Utc>,
     nonce: Option<String>,
@@ -73,8 +80,27 @@ fn pkce_matches(verifier: &str, challenge: &str) -> bool {
         )
 }
 
-/// Revokes every token issued under a grant (a replayed code or refresh token).
-async fn revoke_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), OAuthError> {
+/// Revokes every token issued under a grant (a replayed code or refresh token), and records
+/// why for the account's owner and the admins.
+async fn revoke_grant(
+    state: &AppState,
+    grant_id: Uuid,
+    user_id: Uuid,
+    client_id: &str,
+    kind: Kind,
+    caller: &ClientInfo,
+) -> Result<(), OAuthError> {
+    tracing::warn!(%client_id, event = kind.as_str(), "a grant was revoked");
+    delete_grant(&state.db, grant_id).await?;
+    Event::new(kind, Some(user_id), caller)
+        .detail(format!("client {client_id}"))
+        .record(&state.db)
+        .await?;
+    Ok(())
+}
+
+/// Deletes every token issued under a grant.
+async fn delete_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), OAuthError> {
     oauth_tokens::Entity::delete_many()
         .filter(oauth_tokens::Column::GrantId.eq(grant_id))
         .exec(db)
@@ -90,10 +116,11 @@ pub async fn exchange(
     state: &AppState,
     client: &Client,
     form: TokenForm,
+    caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
     match form.grant_type.as_deref() {
-        Some("authorization_code") => by_code(state, client, form).await,
-        Some("refresh_token") => by_refresh(state, client, form).await,
+        Some("authorization_code") => by_code(state, client, form, caller).await,
+        Some("refresh_token") => by_refresh(state, client, form, caller).await,
         Some(_) => Err(OAuthError::new(
             axum::http::StatusCode::BAD_REQUEST,
             "unsupported_grant_type",
@@ -103,7 +130,22 @@ pub async fn exchange(
     }
 }
 
-async fn by_code(state: &AppState, client: &Client, form: TokenForm) -> Result<TokenResponse, OAuthError> {
+/// The sign-in a grant came from, while it is live (the same rule as the session check);
+/// using the grant counts as using the session.
+async fn live_session(state: &AppState, session_id: Uuid) -> Result<sessions::Model, OAuthError> {
+    let (session, _) = account_sessions::find_live(&state.db, &state.config, session_id)
+        .await?
+        .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
+    account_sessions::touch(&state.db, &session, Utc::now()).await?;
+    Ok(session)
+}
+
+async fn by_code(
+    state: &AppState,
+    client: &Client,
+    form: TokenForm,
+    caller: &ClientInfo,
+) -> Result<TokenResponse, OAuthError> {
     let code = form
         .code
         .filter(|c| !c.is_empty() && c.len() < 256)
@@ -114,19 +156,24 @@ async fn by_code(state: &AppState, client: &Client, form: TokenForm) -> Result<T
         .one(&state.db)
         .await?
         .ok_or_else(invalid)?;
-    // Single use: the first exchange claims it; a second one revokes what the first got.
-    let claimed = oauth_codes::Entity::update_many()
-        .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
-        .filter(oauth_codes::Column::CodeHash.eq(hash))
-        .filter(oauth_codes::Column::UsedAt.is_null())
-        .exec(&state.db)
-        .await?;
-    if claimed.rows_affected == 0 {
-        tracing::warn!(client_id = %row.client_id, "an authorization code was presented twice");
-        revoke_grant(&state.db, row.grant_id).await?;
+    // Everything is checked before the code is claimed: a request that is refused (another
+    // client, a wrong verifier or redirect URI) does not burn it.
+    if row.client_id != client.client_id {
         return Err(invalid());
     }
-    if row.client_id != client.client_id || row.expires_at <= Utc::now() {
+    if row.used_at.is_some() {
+        revoke_grant(
+            state,
+            row.grant_id,
+            row.user_id,
+            &row.client_id,
+            Kind::AuthorizationCodeReplayed,
+            caller,
+        )
+        .await?;
+        return Err(invalid());
+    }
+    if row.expires_at <= Utc::now() {
         return Err(invalid());
     }
     if form.redirect_uri.as_deref() != Some(row.redirect_uri.as_str()) {
@@ -138,10 +185,31 @@ async fn by_code(state: &AppState, client: &Client, form: TokenForm) -> Result<T
     if !pkce_matches(&verifier, &row.code_challenge) {
         return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
     }
+    let session = live_session(state, row.session_id).await?;
+    // Single use: the first exchange claims it; a second one revokes what the first got.
+    let claimed = oauth_codes::Entity::update_many()
+        .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
+        .filter(oauth_codes::Column::CodeHash.eq(hash))
+        .filter(oauth_codes::Column::UsedAt.is_null())
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        revoke_grant(
+            state,
+            row.grant_id,
+            row.user_id,
+            &row.client_id,
+            Kind::AuthorizationCodeReplayed,
+            caller,
+        )
+        .await?;
+        return Err(invalid());
+    }
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
         session_id: row.session_id,
+        session_ends_at: session.expires_at,
         scope: row.scope,
         auth_time: row.auth_time,
         nonce: row.nonce,
@@ -149,7 +217,12 @@ async fn by_code(state: &AppState, client: &Client, form: TokenForm) -> Result<T
     issue(state, client, &grant, Some(&code)).await
 }
 
-async fn by_refresh(state: &AppState, client: &Client, form: TokenForm) -> Result<TokenResponse, OAuthError> {
+async fn by_refresh(
+    state: &AppState,
+    client: &Client,
+    form: TokenForm,
+    caller: &ClientInfo,
+) -> Result<TokenResponse, OAuthError> {
     let presented = form
         .refresh_token
         .filter(|t| !t.is_empty() && t.len() < 256)
@@ -166,15 +239,16 @@ async fn by_refresh(state: &AppState, client: &Client, form: TokenForm) -> Resul
     }
     // Rotation: each refresh token works once; a second use means it was stolen (or the
     // client is broken), and the whole grant is revoked.
-    let claimed = oauth_tokens::Entity::update_many()
-        .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
-        .filter(oauth_tokens::Column::TokenHash.eq(hash))
-        .filter(oauth_tokens::Column::UsedAt.is_null())
-        .exec(&state.db)
+    if row.used_at.is_some() {
+        revoke_grant(
+            state,
+            row.grant_id,
+            row.user_id,
+            &row.client_id,
+            Kind::RefreshTokenReused,
+            caller,
+        )
         .await?;
-    if claimed.rows_affected == 0 {
-        tracing::warn!(client_id = %row.client_id, "a rotated refresh token was presented again; grant revoked");
-        revoke_grant(&state.db, row.grant_id).await?;
         return Err(invalid());
     }
     if row.expires_at <= Utc::now() {
@@ -195,10 +269,31 @@ async fn by_refresh(state: &AppState, client: &Client, form: TokenForm) -> Resul
         }
         None => row.scope.clone(),
     };
+    let session = live_session(state, row.session_id).await?;
+    // Claimed last, once every check has passed.
+    let claimed = oauth_tokens::Entity::update_many()
+        .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
+        .filter(oauth_tokens::Column::TokenHash.eq(hash))
+        .filter(oauth_tokens::Column::UsedAt.is_null())
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        revoke_grant(
+            state,
+            row.grant_id,
+            row.user_id,
+            &row.client_id,
+            Kind::RefreshTokenReused,
+            caller,
+        )
+        .await?;
+        return Err(invalid());
+    }
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
         session_id: row.session_id,
+        session_ends_at: session.expires_at,
         scope,
         auth_time: row.auth_time,
         nonce: None,
@@ -256,8 +351,25 @@ async fn issue(
     let now = Utc::now();
     let access = new_token();
     let refresh = new_token();
-    store(state, client, grant, "access", &access, now + ACCESS_TTL).await?;
-    store(state, client, grant, "refresh", &refresh, now + REFRESH_TTL).await?;
+    let ends = grant.session_ends_at;
+    store(
+        state,
+        client,
+        grant,
+        "access",
+        &access,
+        (now + ACCESS_TTL).min(ends),
+    )
+    .await?;
+    store(
+        state,
+        client,
+        grant,
+        "refresh",
+        &refresh,
+        (now + REFRESH_TTL).min(ends),
+    )
+    .await?;
     let id_token = id_token(state, client, grant, &user, &access, code).await?;
     Ok(TokenResponse {
         access_token: access,
@@ -314,7 +426,7 @@ async fn id_token(
     )
     .set_auth_time(Some(grant.auth_time))
     .set_nonce(grant.nonce.clone().map(Nonce::new));
-    let key = keys::current(&state.db, keys::RS256).await?;
+    let key = keys::current(&state.db, &state.vault, keys::RS256).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
     let token = match &key {
@@ -351,18 +463,16 @@ pub async fn userinfo(
     let access = access
         .filter(|t| !t.is_empty() && t.len() < 256)
         .ok_or_else(OAuthError::invalid_token)?;
-    let (token, user) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(access))
+    let token = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(access))
         .filter(oauth_tokens::Column::Kind.eq("access"))
-        .find_also_related(users::Entity)
         .one(&state.db)
         .await?
+        .filter(|token| token.expires_at > Utc::now())
         .ok_or_else(OAuthError::invalid_token)?;
-    let user = user
-        .filter(|u| u.status != "suspended")
+    // The session check's rule: an idle, expired or suspended sign-in answers nothing.
+    let (_, user) = account_sessions::find_live(&state.db, &state.config, token.session_id)
+        .await?
         .ok_or_else(OAuthError::invalid_token)?;
-    if token.expires_at <= Utc::now() {
-        return Err(OAuthError::invalid_token());
-    }
     let extra = TalentClaims {
         talent_role: Some(user.role.clone()),
         sid: None,
@@ -386,7 +496,7 @@ pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<()
         return Ok(());
     }
     if row.kind == "refresh" {
-        revoke_grant(&state.db, row.grant_id).await
+        delete_grant(&state.db, row.grant_id).await
     } else {
         oauth_tokens::Entity::delete_by_id(row.token_hash)
             .exec(&state.db)

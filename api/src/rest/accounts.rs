@@ -44,6 +44,7 @@ pub fn router() -> Router<AppState> {
         .route("/users/two-factor/setup", post(two_factor_setup))
         .route("/users/two-factor/confirm", post(two_factor_confirm))
         .route("/users/two-factor/disable", post(two_factor_disable))
+        .route("/auth/reauthenticate", post(reauthenticate))
         .route("/users/{id}", delete(delete_user))
 }
 
@@ -152,6 +153,11 @@ const TWO_FACTOR_CONFIRM: Operation = Operation {
 };
 const TWO_FACTOR_DISABLE: Operation = Operation {
     document: "mutation($input: DisableTwoFactorInput!) { result: disableTwoFactor(input: $input) { message } }",
+    shape: Shape::Payload,
+    status: StatusCode::OK,
+};
+const REAUTHENTICATE: Operation = Operation {
+    document: "mutation($input: ReauthenticateInput!) { result: reauthenticate(input: $input) { message } }",
     shape: Shape::Payload,
     status: StatusCode::OK,
 };
@@ -349,6 +355,17 @@ async fn two_factor_setup(Extension(schema): Extension<AppSchema>, caller: Calle
 
 async fn two_factor_confirm(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
     with_input(&schema, &caller, &TWO_FACTOR_CONFIRM, body, &[("code", None)]).await
+}
+
+async fn reauthenticate(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
+    with_input(
+        &schema,
+        &caller,
+        &REAUTHENTICATE,
+        body,
+        &[("password", None), ("code", None)],
+    )
+    .await
 }
 
 async fn two_factor_disable(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {

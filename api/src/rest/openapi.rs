@@ -228,7 +228,7 @@ fn document() -> Value {
                 "summary": "Change the password (the reset rule); every other session ends, this one stays",
                 "security": bearer,
                 "requestBody": body(object(&[("currentPassword", string()), ("password", string()), ("confirmPassword", string())], &["password", "confirmPassword"])),
-                "responses": responses(("200", ok("Password changed", None)), &[("400", "Field errors, or Current password is incorrect"), ("401", "Session expired or unauthorized"), ("429", "Too many failed sign-in attempts")])
+                "responses": responses(("200", ok("Password changed", None)), &[("400", "Field errors, or Current password is incorrect"), ("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: a first password needs a recent sign-in"), ("429", "Too many failed sign-in attempts")])
             }},
             "/users/sessions": {
                 "get": {
@@ -251,7 +251,7 @@ fn document() -> Value {
             "/users/two-factor/setup": { "post": {
                 "summary": "Start two-factor enrolment: a new secret for the authenticator app",
                 "security": bearer,
-                "responses": responses(("200", ok("The secret", Some(object(&[("setup", object(&[("secret", string()), ("otpauthUri", string())], &["secret", "otpauthUri"]))], &["setup"])))), &[("401", "Session expired or unauthorized"), ("409", "Two-factor sign-in is already on")])
+                "responses": responses(("200", ok("The secret", Some(object(&[("setup", object(&[("secret", string()), ("otpauthUri", string())], &["secret", "otpauthUri"]))], &["setup"])))), &[("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first"), ("409", "Two-factor sign-in is already on")])
             }},
             "/users/two-factor/confirm": { "post": {
                 "summary": "Turn two-factor on with a first code; answers with ten recovery codes, shown once",
@@ -263,13 +263,19 @@ fn document() -> Value {
                 "summary": "Turn two-factor off with the password and a code",
                 "security": bearer,
                 "requestBody": body(object(&[("password", string()), ("code", string())], &["code"])),
-                "responses": responses(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), ("401", "Session expired or unauthorized"), ("429", "Too many failed sign-in attempts")])
+                "responses": responses(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), ("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first"), ("429", "Too many failed sign-in attempts")])
+            }},
+            "/auth/reauthenticate": { "post": {
+                "summary": "Confirm it's you (password or second-factor code) before a sensitive change",
+                "security": bearer,
+                "requestBody": body(object(&[("password", string()), ("code", string())], &[])),
+                "responses": responses(("200", ok("Thanks, it's you", None)), &[("400", "Field errors"), ("401", "Session expired or unauthorized"), ("429", "Too many failed attempts")])
             }},
             "/users/{id}": { "delete": {
                 "summary": "Delete an account: your own, or any as an admin",
                 "security": bearer,
                 "parameters": [path_param("id")],
-                "responses": responses(("200", ok("Account deleted", None)), &[("401", "Not signed in"), ("403", "Not yours"), ("404", "User not found")])
+                "responses": responses(("200", ok("Account deleted", None)), &[("401", "Not signed in"), ("403", "Not yours, or REAUTHENTICATION_REQUIRED: confirm it's you first"), ("404", "User not found")])
             }},
             "/news": {
                 "get": {

@@ -166,7 +166,15 @@ DATABASE_URL=sqlite://app.db?mode=rwc\n";
 
 #[test]
 fn dotenv_is_read_for_local_development_only() {
-    assert_eq!(migrate_with_dotenv(LOCAL_DOTENV, &[], &[]), (true, String::new()));
+    assert_eq!(
+        migrate_with_dotenv(LOCAL_DOTENV, &[], &[]),
+        (false, "Missing required environment variable: APP_ENV".to_owned()),
+        "the file's own APP_ENV line does not stand in for the environment's"
+    );
+    assert_eq!(
+        migrate_with_dotenv(LOCAL_DOTENV, &[("APP_ENV", "local")], &[]),
+        (true, String::new())
+    );
     let production = LOCAL_DOTENV.replace("APP_ENV=local", "APP_ENV=production");
     assert_eq!(
         migrate_with_dotenv(&production, &[], &[]),
@@ -185,5 +193,77 @@ fn dotenv_is_read_for_local_development_only() {
     assert!(
         first.contains("JWT_SECRET"),
         "the explicit file is read, and its weak secret refused: {first}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_names_the_route_and_never_the_token_in_a_path() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env_clear()
+        .envs([
+            ("APP_ENV", "local"),
+            ("APP_NAME", "Talent Suite"),
+            ("JWT_SECRET", "test-secret-test-secret-test-secret"),
+            ("MAIN_PLATFORM_URL", "http://main.test"),
+            ("HIRE_PLATFORM_URL", "http://hire.test"),
+            ("CAMPUS_PLATFORM_URL", "http://campus.test"),
+            ("CAREER_PLATFORM_URL", "http://career.test"),
+            ("CLIENT_DIST_DIR", "/nonexistent-test-dist"),
+            (
+                "DATABASE_URL",
+                &format!("sqlite://{}/log.db?mode=rwc", dir.path().display()),
+            ),
+            ("BIND_ADDR", &format!("127.0.0.1:{port}")),
+            ("RUST_LOG", "info,tower_http=debug"),
+        ])
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !reqwest::get(format!("{base}/healthz"))
+        .await
+        .is_ok_and(|r| r.status() == StatusCode::OK)
+    {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let api_secret = "ApiSecretResetToken0123456789abcdefghijklmnop";
+    let page_secret = "PageSecretResetToken0123456789abcdefghijklmn";
+    let client = reqwest::Client::new();
+    let response = client
+        .post(format!("{base}/api/auth/reset-password/{api_secret}"))
+        .json(&json!({ "password": "quietRiver42x" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    client
+        .get(format!("{base}/reset-password/{page_secret}"))
+        .send()
+        .await
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        written.contains("/api/auth/reset-password/{token}"),
+        "the route is logged: {written}"
+    );
+    assert!(written.contains("/reset-password/{redacted}"), "{written}");
+    assert!(
+        !written.contains(api_secret) && !written.contains(page_secret),
+        "{written}"
     );
 }

@@ -43,6 +43,8 @@ pub enum Backend {
 }
 
 pub const PASSWORD: &str = "quietRiver42";
+/// Seals the test server's signing keys (every instance of one test shares it).
+pub const TEST_KEY_ENCRYPTION_KEY: &str = "6b656b2d666f722d74686520746573747320616e64206e6f7468696e6720656c";
 
 static TRACING: LazyLock<()> = LazyLock::new(|| {
     if std::env::var("TEST_LOG").is_ok() {
@@ -366,6 +368,7 @@ impl Builder {
             ("APP_ENV", "local".to_owned()),
             ("APP_NAME", "Talent Suite".to_owned()),
             ("JWT_SECRET", "test-secret-test-secret-test-secret".to_owned()),
+            ("KEY_ENCRYPTION_KEY", TEST_KEY_ENCRYPTION_KEY.to_owned()),
             ("MAIN_PLATFORM_URL", "http://main.test".to_owned()),
             ("HIRE_PLATFORM_URL", "http://hire.test".to_owned()),
             ("CAMPUS_PLATFORM_URL", "http://campus.test".to_owned()),
@@ -409,6 +412,15 @@ impl Builder {
             _database: guard,
         }
     }
+}
+
+/// The vault the test servers seal their signing keys with.
+pub fn vault() -> api::oidc::keys::Vault {
+    let key = hex::decode(TEST_KEY_ENCRYPTION_KEY).unwrap();
+    api::oidc::keys::Vault::new(&api::config::KeyEncryptionKeys {
+        current: key.try_into().unwrap(),
+        previous: Vec::new(),
+    })
 }
 
 /// A single number from SQL on `db` (a count, say).

@@ -81,7 +81,7 @@ db_test! {
         tokio::time::sleep(std::time::Duration::from_secs(2)).await;
         assert_eq!(app.mail.all().await.len(), emails.len());
         app.sql("UPDATE sessions SET expires_at = '2020-01-01 00:00:00+00:00'").await;
-        let (a, b) = tokio::join!(api::janitor::sweep(&app.db), api::janitor::sweep(&other.db));
+        let (a, b) = tokio::join!(api::janitor::sweep(&app.db, chrono::Duration::days(7)), api::janitor::sweep(&other.db, chrono::Duration::days(7)));
         assert!(a.is_ok() && b.is_ok(), "{a:?} {b:?}");
     }
 }

@@ -82,7 +82,7 @@ struct Rp {
 
 impl Rp {
     async fn register(app: &TestApp, new: NewClient) -> Self {
-        let (client, secret) = clients::create(&app.db, new).await.unwrap();
+        let (client, secret) = clients::create(&app.db, new, true).await.unwrap();
         let metadata =
             CoreProviderMetadata::discover_async(IssuerUrl::new(app.address.clone()).unwrap(), &rp_http())
                 .await
@@ -475,7 +475,7 @@ sso_test! {
         let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
         let before = rp.exchange(&code, verifier).await.unwrap();
         let old_kid = before.id_token().unwrap().to_string();
-        let new_kids = api::oidc::keys::rotate(&app.db).await.unwrap();
+        let new_kids = api::oidc::keys::rotate(&app.db, &crate::helpers::vault()).await.unwrap();
 
         let jwks = json_of(app.get("/oauth2/jwks").await, StatusCode::OK).await;
         let kids: Vec<&str> = jwks["keys"].as_array().unwrap().iter().map(|k| k["kid"].as_str().unwrap()).collect();
@@ -643,8 +643,10 @@ async fn the_oauth_client_commands_need_only_the_database() {
     assert!(ok);
     let (ok, _, err) = cli(&url, &["oauth-client", "delete", &client_id]);
     assert!(!ok && err.contains("No client"), "{err}");
-    let (ok, out, _) = cli(&url, &["signing-key", "rotate"]);
-    assert!(ok && out.contains("New signing keys"), "{out}");
+    // The signing keys are sealed with the server's KEY_ENCRYPTION_KEY: rotating them needs
+    // the server's settings, not the database alone.
+    let (ok, _, err) = cli(&url, &["signing-key", "rotate"]);
+    assert!(!ok && err.contains("APP_ENV"), "{err}");
 }
 
 sso_test! {
@@ -684,4 +686,338 @@ sso_test! {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         assert_eq!(app.count("SELECT COUNT(*) FROM backchannel_logouts").await, 0);
     }
+}
+
+/// Moves the last use of every session `by` into the past.
+async fn idle_for(app: &TestApp, by: chrono::Duration) {
+    use sea_orm::{EntityTrait, sea_query::Expr};
+    let then = chrono::Utc::now() - by;
+    entity::sessions::Entity::update_many()
+        .col_expr(entity::sessions::Column::LastSeenAt, Expr::value(Some(then)))
+        .col_expr(entity::sessions::Column::CreatedAt, Expr::value(then))
+        .exec(&app.db)
+        .await
+        .unwrap();
+}
+
+sso_test! {
+    async fn provider_tokens_end_with_the_session_they_came_from(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "idle@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        // Nothing issued outlives the session's absolute end.
+        use sea_orm::EntityTrait;
+        for token in entity::oauth_tokens::Entity::find().all(&app.db).await.unwrap() {
+            let session = entity::sessions::Entity::find_by_id(token.session_id).one(&app.db).await.unwrap().unwrap();
+            assert!(token.expires_at <= session.expires_at, "{} outlives its session", token.kind);
+        }
+        // A refresh is a use of the session: it keeps it alive.
+        let refreshed = rp.client().exchange_refresh_token(tokens.refresh_token().unwrap()).unwrap().request_async(&rp_http()).await.expect("refresh");
+        json_of(userinfo(&app, refreshed.access_token().secret()).await, StatusCode::OK).await;
+        // Unused past the idle timeout (seven days): the browser, userinfo and refresh all stop.
+        idle_for(&app, chrono::Duration::days(8)).await;
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+        let body = userinfo(&app, refreshed.access_token().secret()).await;
+        assert_eq!(body.status(), StatusCode::UNAUTHORIZED);
+        let refused = rp.client().exchange_refresh_token(refreshed.refresh_token().unwrap()).unwrap().request_async(&rp_http()).await;
+        assert!(format!("{refused:?}").contains("invalid_grant"), "{refused:?}");
+    }
+}
+
+sso_test! {
+    async fn a_code_from_a_session_that_went_idle_or_was_suspended_gets_no_tokens(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "late@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        idle_for(&app, chrono::Duration::days(8)).await;
+        let err = rp.exchange(&code, verifier).await.unwrap_err();
+        assert!(err.contains("invalid_grant"), "{err}");
+
+        let browser = signed_in_browser(&app, "blocked@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        app.sql("UPDATE users SET status = 'suspended' WHERE email = 'blocked@example.com'").await;
+        let err = rp.exchange(&code, verifier).await.unwrap_err();
+        assert!(err.contains("invalid_grant"), "{err}");
+    }
+}
+
+sso_test! {
+    async fn the_housekeeping_ends_idle_sessions_and_tells_their_clients(app) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let rp = Rp::register(&app, NewClient {
+            name: "Campus".to_owned(),
+            redirect_uris: vec![REDIRECT.to_owned()],
+            backchannel_logout_uri: Some(format!("http://127.0.0.1:{port}/backchannel")),
+            first_party: true,
+            ..NewClient::default()
+        }).await;
+        let browser = signed_in_browser(&app, "swept@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        app.signed_up("active@example.com").await;
+        idle_for(&app, chrono::Duration::days(8)).await;
+        app.sql("UPDATE sessions SET last_seen_at = expires_at WHERE user_id IN (SELECT id FROM users WHERE email = 'active@example.com')").await;
+        api::janitor::sweep(&app.db, chrono::Duration::days(7)).await.unwrap();
+        assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, 1, "only the active one stays");
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_tokens").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM backchannel_logouts").await, 1, "the client hears of it");
+        assert_eq!(userinfo(&app, tokens.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+sso_test! {
+    async fn refused_token_requests_do_not_burn_the_code_or_the_refresh_token(app) {
+        let rp = Rp::platform(&app).await;
+        let other = Rp::register(&app, NewClient { name: "Campus".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], first_party: true, ..NewClient::default() }).await;
+        let browser = signed_in_browser(&app, "careful@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        assert!(rp.exchange(&code, PkceCodeVerifier::new("x".repeat(43))).await.unwrap_err().contains("invalid_grant"));
+        assert!(other.exchange(&code, PkceCodeVerifier::new(verifier.secret().clone())).await.unwrap_err().contains("invalid_grant"));
+        let tokens = rp.exchange(&code, verifier).await.expect("the code still works after refused attempts");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'authorization_code_replayed'").await, 0);
+
+        let refresh = tokens.refresh_token().unwrap().clone();
+        let wider = rp.client().exchange_refresh_token(&refresh).unwrap().add_scope(Scope::new("admin".to_owned())).request_async(&rp_http()).await;
+        assert!(format!("{wider:?}").contains("invalid_scope"), "{wider:?}");
+        let by_other = other.client().exchange_refresh_token(&refresh).unwrap().request_async(&rp_http()).await;
+        assert!(format!("{by_other:?}").contains("invalid_grant"), "{by_other:?}");
+        rp.client().exchange_refresh_token(&refresh).unwrap().request_async(&rp_http()).await.expect("still good");
+        // Used once: a second use is a theft, revoked and recorded with the person.
+        assert!(rp.client().exchange_refresh_token(&refresh).unwrap().request_async(&rp_http()).await.is_err());
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'refresh_token_reused' AND user_id IS NOT NULL").await, 1);
+        assert!(rp.exchange(&code, PkceCodeVerifier::new("y".repeat(43))).await.is_err());
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'authorization_code_replayed' AND user_id IS NOT NULL").await, 1);
+    }
+}
+
+sso_test! {
+    async fn a_logout_link_without_this_sessions_id_token_asks_before_signing_out(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "asked@example.com").await;
+        // Another session of the same person: its ID token is not this browser's.
+        let other_browser = browser_signed_in_again(&app, "asked@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&other_browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let foreign_hint = rp.exchange(&code, verifier).await.unwrap().id_token().unwrap().to_string();
+        for link in [
+            format!("{}/oauth2/logout", app.address),
+            format!("{}/oauth2/logout?client_id={}&post_logout_redirect_uri={}", app.address, rp.client_id, urlencode("https://hire.example/")),
+            format!("{}/oauth2/logout?id_token_hint={foreign_hint}", app.address),
+        ] {
+            let response = browser.get(&link).send().await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{link}");
+            let page = response.text().await.unwrap();
+            assert!(page.contains("Sign out of Talent Suite?") && page.contains("name=\"confirm\" value=\"yes\""), "{page}");
+            assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK, "still signed in");
+        }
+        // The page's answer counts only from the provider's own page.
+        let answer = [("confirm", "yes"), ("client_id", rp.client_id.as_str()), ("post_logout_redirect_uri", "https://hire.example/")];
+        let forged = browser.post(app.url("/oauth2/logout")).header("origin", "https://evil.example").form(&answer).send().await.unwrap();
+        assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK);
+        let confirmed = browser.post(app.url("/oauth2/logout")).header("origin", &app.address).form(&answer).send().await.unwrap();
+        assert_eq!(confirmed.status(), StatusCode::SEE_OTHER);
+        assert_eq!(confirmed.headers()["location"], "https://hire.example/");
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(other_browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK, "the other session stays");
+    }
+}
+
+async fn browser_signed_in_again(app: &TestApp, email: &str) -> reqwest::Client {
+    let browser = browser();
+    let response = browser
+        .post(app.url("/api/auth/login"))
+        .json(&json!({ "email": email, "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    browser
+}
+
+sso_test! {
+    async fn a_forged_sign_in_mark_does_not_satisfy_max_age_and_prompt_consent_asks(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "marked@example.com").await;
+        let (url, _, _, _) = rp.authorize_url();
+        for forged in ["0", "0.abc", "99999999999999", "1.0000000000000000000000000000000000000000000000000000000000000000"] {
+            let location = visit(&browser, &format!("{url}&max_age=0&ts_after={forged}")).await.1.unwrap();
+            assert_eq!(location.path(), "/login", "ts_after={forged}");
+        }
+        // The mark the provider made for another client does not count for this one either.
+        let location = visit(&browser, &format!("{url}&max_age=0")).await.1.unwrap();
+        let back = param(&location, "redirect").unwrap();
+        let mark = param(&Url::parse(&back).unwrap(), "ts_after").unwrap();
+        let other = Rp::register(&app, NewClient { name: "Campus".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], first_party: true, ..NewClient::default() }).await;
+        let (other_url, _, _, _) = other.authorize_url();
+        browser.post(app.url("/api/auth/login")).json(&json!({ "email": "marked@example.com", "password": PASSWORD })).send().await.unwrap();
+        let location = visit(&browser, &format!("{other_url}&max_age=0&ts_after={}", urlencode(&mark))).await.1.unwrap();
+        assert_eq!(location.path(), "/login");
+
+        // prompt=consent: a first-party client too gets the consent screen.
+        let response = browser.get(format!("{url}&prompt=consent")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(response.text().await.unwrap().contains("Allow"));
+    }
+}
+
+sso_test! {
+    async fn token_and_revocation_answer_cors_only_for_registered_origins_without_credentials(app) {
+        Rp::platform(&app).await;
+        for path in ["/oauth2/token", "/oauth2/revoke"] {
+            let preflight = |origin: &'static str| {
+                app.client.request(reqwest::Method::OPTIONS, app.url(path))
+                    .header("origin", origin)
+                    .header("access-control-request-method", "POST")
+                    .header("access-control-request-headers", "content-type")
+                    .send()
+            };
+            let allowed = preflight("https://hire.example").await.unwrap();
+            assert_eq!(allowed.headers().get("access-control-allow-origin").map(|v| v.to_str().unwrap()), Some("https://hire.example"), "{path}");
+            assert!(allowed.headers().get("access-control-allow-credentials").is_none(), "{path}");
+            let refused = preflight("https://evil.example").await.unwrap();
+            assert!(refused.headers().get("access-control-allow-origin").is_none(), "{path}");
+        }
+        let discovery = app.client.get(app.url("/.well-known/openid-configuration")).header("origin", "https://anyone.example").send().await.unwrap();
+        assert_eq!(discovery.headers()["access-control-allow-origin"], "*");
+    }
+}
+
+sso_test! {
+    async fn the_signing_keys_are_sealed_at_rest_and_a_new_key_encryption_key_takes_over(app) {
+        json_of(app.get("/oauth2/jwks").await, StatusCode::OK).await;
+        use sea_orm::EntityTrait;
+        let rows = entity::signing_keys::Entity::find().all(&app.db).await.unwrap();
+        assert_eq!(rows.len(), 2);
+        for row in &rows {
+            assert!(row.private_pem.starts_with("sealed:v1:") && !row.private_pem.contains("PRIVATE KEY"), "{}", row.kid);
+        }
+        // An instance with another key cannot open them, and says so (it would sign nothing).
+        let wrong = "11".repeat(32);
+        let refused = std::panic::AssertUnwindSafe(app.another_instance_builder().env("KEY_ENCRYPTION_KEY", &wrong).start());
+        assert!(futures::FutureExt::catch_unwind(refused).await.is_err(), "an instance with the wrong key must not start");
+        // Rotation: the new key with the old one as previous reseals every key; the keys stay.
+        let rotated = app.another_instance_builder()
+            .env("KEY_ENCRYPTION_KEY", &wrong)
+            .env("KEY_ENCRYPTION_KEY_PREVIOUS", crate::helpers::TEST_KEY_ENCRYPTION_KEY)
+            .start().await;
+        let after = entity::signing_keys::Entity::find().all(&app.db).await.unwrap();
+        for (old, new) in rows.iter().zip(&after) {
+            assert_eq!(old.kid, new.kid);
+            assert_ne!(old.private_pem, new.private_pem, "sealed again with the new key");
+        }
+        let jwks = json_of(rotated.get("/oauth2/jwks").await, StatusCode::OK).await;
+        assert_eq!(jwks["keys"].as_array().unwrap().len(), 2);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outside_local_back_channel_logout_goes_only_to_public_addresses() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "staging")
+        .start()
+        .await;
+    let with_backchannel = |uri: &str| NewClient {
+        name: "Partner".to_owned(),
+        redirect_uris: vec![REDIRECT.to_owned()],
+        backchannel_logout_uri: Some(uri.to_owned()),
+        ..NewClient::default()
+    };
+    for uri in [
+        "https://127.0.0.1/bc",
+        "https://localhost/bc",
+        "https://10.1.2.3/bc",
+        "https://192.168.1.1/bc",
+        "https://169.254.169.254/latest/meta-data",
+        "https://100.64.0.1/bc",
+        "https://[::1]/bc",
+        "https://[fd00::1]/bc",
+        "https://[fe80::1]/bc",
+        "https://[::ffff:127.0.0.1]/bc",
+    ] {
+        let err = clients::create(&app.db, with_backchannel(uri), false)
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("public address"), "{uri}: {err}");
+    }
+    clients::create(&app.db, with_backchannel("https://platform.example/bc"), false)
+        .await
+        .expect("a public name");
+    // The admins' GraphQL call applies the same rule outside local.
+    let token = app.signed_up("root@example.com").await;
+    app.sql("UPDATE users SET role = 'admin'").await;
+    let create =
+        "mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { clientSecret } }";
+    let body = app.graphql(Some(&token), create, json!({ "input": { "name": "Inside", "redirectUris": [REDIRECT], "backchannelLogoutUri": "https://10.0.0.7/bc" } })).await;
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("public address"),
+        "{body}"
+    );
+
+    // A name that resolves to this machine at send time (registered before it did): refused
+    // then too, and nothing reaches the address.
+    let received: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = received.clone();
+    let router = axum::Router::new().route(
+        "/bc",
+        axum::routing::post(move |body: String| {
+            let sink = sink.clone();
+            async move {
+                sink.lock().unwrap().push(body);
+                "ok"
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let (inside, _) = clients::create(
+        &app.db,
+        with_backchannel(&format!("http://localhost:{port}/bc")),
+        true,
+    )
+    .await
+    .unwrap();
+    use sea_orm::{ActiveModelTrait, Set};
+    let now = chrono::Utc::now();
+    entity::backchannel_logouts::ActiveModel {
+        id: Set(uuid::Uuid::new_v4()),
+        client_id: Set(inside.client_id.clone()),
+        user_id: Set(uuid::Uuid::new_v4()),
+        session_id: Set(uuid::Uuid::new_v4()),
+        attempts: Set(0),
+        next_attempt_at: Set(now),
+        locked_until: Set(None),
+        last_error: Set(None),
+        created_at: Set(now),
+    }
+    .insert(&app.db)
+    .await
+    .unwrap();
+    let mut refused = 0;
+    for _ in 0..100 {
+        refused = app
+            .count(
+                "SELECT COUNT(*) FROM backchannel_logouts WHERE attempts > 0 AND last_error LIKE 'refused:%'",
+            )
+            .await;
+        if refused > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(refused, 1, "the delivery was attempted and refused");
+    assert!(
+        received.lock().unwrap().is_empty(),
+        "nothing was sent to a loopback address"
+    );
 }

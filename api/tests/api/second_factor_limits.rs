@@ -1,0 +1,228 @@
+//! What a person who knows the password still cannot do: guess second-factor codes from many
+//! addresses or in parallel, pass the email's throttle from a fresh address, or use a
+//! leftover email code to skip the second factor; and what a stolen session cannot change.
+
+use futures::future::join_all;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{PASSWORD, TestApp, json_of},
+    two_factor::{app_code, enrolled},
+};
+
+/// A six-digit code that none of the steps around now accepts.
+fn wrong_code(secret: &str) -> String {
+    let valid: Vec<String> = (-2..=2).map(|s| app_code(secret, s)).collect();
+    (0..1_000_000)
+        .map(|n| format!("{n:06}"))
+        .find(|c| !valid.contains(c))
+        .unwrap()
+}
+
+/// A password sign-in from `address` (any of 127.0.0.0/8): the challenge it earned.
+async fn challenge_from(app: &TestApp, address: &str, email: &str) -> String {
+    let response = app
+        .client_at(address)
+        .post(app.url("/api/auth/login"))
+        .json(&json!({ "email": email, "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    let body = json_of(response, StatusCode::OK).await;
+    body["data"]["challenge"]
+        .as_str()
+        .expect("a challenge")
+        .to_owned()
+}
+
+async fn code_from(app: &TestApp, address: &str, challenge: &str, code: &str) -> reqwest::Response {
+    app.client_at(address)
+        .post(app.url("/api/auth/login/two-factor"))
+        .json(&json!({ "challenge": challenge, "code": code }))
+        .send()
+        .await
+        .unwrap()
+}
+
+db_test! {
+    async fn wrong_codes_from_many_addresses_close_the_second_step_for_the_account_and_tell_the_owner(app: TestApp) {
+        let email = "guarded@example.com";
+        let (_, secret, _) = enrolled(&app, email).await;
+        // Ten addresses, a fresh challenge each, one wrong code each: every one is checked.
+        for n in 0..10 {
+            let address = format!("127.0.1.{}", n + 1);
+            let challenge = challenge_from(&app, &address, email).await;
+            let body = json_of(code_from(&app, &address, &challenge, &wrong_code(&secret)).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(body["message"], "Invalid code", "attempt {n}");
+        }
+        // The eleventh address has the password and even the right code: the step is closed.
+        let challenge = challenge_from(&app, "127.0.1.99", email).await;
+        let response = code_from(&app, "127.0.1.99", &challenge, &app_code(&secret, 0)).await;
+        assert!(response.headers().contains_key("retry-after"));
+        let body = json_of(response, StatusCode::TOO_MANY_REQUESTS).await;
+        assert_eq!(body["code"], "RATE_LIMITED");
+        assert!(body["message"].as_str().unwrap().contains("try again in an hour"), "{body}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'two_factor_locked'").await, 1);
+        let mails = app.mail.wait_for(email, 3).await;
+        let warning = mails.iter().find(|m| m.subject().contains("Someone has your")).expect("the owner is warned");
+        assert!(warning.text().contains("10 wrong two-factor codes"), "{}", warning.text());
+        // Eleven checks were asked for, ten were made.
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE detail = 'wrong two-factor code'").await, 10);
+    }
+}
+
+db_test! {
+    async fn parallel_wrong_codes_on_one_challenge_check_at_most_five(app: TestApp) {
+        let email = "parallel@example.com";
+        let (_, secret, _) = enrolled(&app, email).await;
+        let challenge = challenge_from(&app, "127.0.2.1", email).await;
+        let wrong = wrong_code(&secret);
+        let answers = join_all((0..20).map(|n| {
+            let (app, challenge, wrong) = (&app, challenge.clone(), wrong.clone());
+            async move { code_from(app, &format!("127.0.2.{}", n + 10), &challenge, &wrong).await.status() }
+        }))
+        .await;
+        let checked = answers.iter().filter(|s| **s == StatusCode::BAD_REQUEST).count();
+        assert_eq!(checked, 5, "{answers:?}");
+        assert!(answers.iter().all(|s| *s == StatusCode::BAD_REQUEST || *s == StatusCode::TOO_MANY_REQUESTS), "{answers:?}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE detail = 'wrong two-factor code'").await, 5);
+    }
+}
+
+db_test! {
+    async fn only_a_browser_that_signed_in_before_passes_the_email_delay_from_a_new_address(app: TestApp) {
+        let email = "owner@example.com";
+        app.signed_up(email).await;
+        // The owner's own browser signs in once, on an address that will never fail.
+        let owner = reqwest::Client::builder()
+            .cookie_store(true)
+            .local_address("127.0.3.9".parse::<std::net::IpAddr>().unwrap())
+            .build()
+            .unwrap();
+        let login = |client: &reqwest::Client, password: &str| {
+            client.post(app.url("/api/auth/login")).json(&json!({ "email": email, "password": password })).send()
+        };
+        let response = login(&owner, PASSWORD).await.unwrap();
+        let cookies: Vec<String> = response.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_owned()).collect();
+        assert!(cookies.iter().any(|c| c.starts_with("ts_device=") && c.contains("HttpOnly") && c.contains("Path=/api")), "{cookies:?}");
+        json_of(response, StatusCode::OK).await;
+        // Twenty failures from four addresses: under each address's own limit, at the email's.
+        for address in ["127.0.3.2", "127.0.3.3", "127.0.3.4", "127.0.3.5"] {
+            let guesser = app.client_at(address);
+            for _ in 0..5 {
+                assert_eq!(login(&guesser, "wrong").await.unwrap().status(), StatusCode::UNAUTHORIZED);
+            }
+        }
+        // A new address without the device cookie meets the email's delay, right password or not.
+        assert_eq!(login(&app.client_at("127.0.3.6"), "wrong").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(login(&app.client_at("127.0.3.7"), PASSWORD).await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+        // A forged device cookie is no better.
+        let forged = app.client_at("127.0.3.8").post(app.url("/api/auth/login"))
+            .header("cookie", "ts_device=AAAAAAAAAAAAAAAAAAAAAA.0000000000000000000000000000000000000000000000000000000000000000")
+            .json(&json!({ "email": email, "password": PASSWORD })).send().await.unwrap();
+        assert_eq!(forged.status(), StatusCode::TOO_MANY_REQUESTS);
+        // The owner's browser still gets in.
+        json_of(login(&owner, PASSWORD).await.unwrap(), StatusCode::OK).await;
+    }
+}
+
+db_test! {
+    async fn an_email_code_left_from_before_a_reset_does_not_skip_two_factor(app: TestApp) {
+        let email = "leftover@example.com";
+        assert_eq!(app.register(email).await.status(), StatusCode::CREATED);
+        assert_eq!(app.send_code(email).await.status(), StatusCode::OK);
+        let code = app.code_from_mail(email, 1).await;
+        // The reset link verifies the account instead of the code.
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": email })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for(email, 2).await;
+        let token = crate::helpers::reset_token_in(&mails[1]);
+        json_of(app.post(&format!("/api/auth/reset-password/{token}"), json!({ "password": "newRiver42x" })).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM email_codes").await, 0, "the reset removed the code");
+        let body = json_of(app.verify_code(email, &code).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["message"], "Invalid OTP");
+        assert!(body["data"].is_null());
+    }
+}
+
+db_test! {
+    async fn an_account_verified_another_way_gets_no_session_from_its_email_code(app: TestApp) {
+        let email = "verified@example.com";
+        assert_eq!(app.register(email).await.status(), StatusCode::CREATED);
+        assert_eq!(app.send_code(email).await.status(), StatusCode::OK);
+        let code = app.code_from_mail(email, 1).await;
+        // Verified meanwhile by another door (a Google link, say), the code still stored.
+        app.sql("UPDATE users SET email_verified = true, status = 'active'").await;
+        let body = json_of(app.verify_code(email, &code).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["message"], "Invalid OTP");
+        assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, 0);
+    }
+}
+
+/// Ages the sessions' last proof of identity past the ten minutes.
+async fn stale_sign_in(app: &TestApp) {
+    use sea_orm::{EntityTrait, sea_query::Expr};
+    let eleven_minutes_ago = chrono::Utc::now() - chrono::Duration::minutes(11);
+    entity::sessions::Entity::update_many()
+        .col_expr(
+            entity::sessions::Column::AuthenticatedAt,
+            Expr::value(Some(eleven_minutes_ago)),
+        )
+        .exec(&app.db)
+        .await
+        .unwrap();
+}
+
+async fn reauthenticate(app: &TestApp, token: &str, body: Value) -> reqwest::Response {
+    app.post_as(token, "/api/auth/reauthenticate", body).await
+}
+
+db_test! {
+    async fn sensitive_changes_need_a_recent_sign_in_and_confirming_it_is_you_gives_one(app: TestApp) {
+        let email = "fresh@example.com";
+        let (token, secret, _) = enrolled(&app, email).await;
+        stale_sign_in(&app).await;
+        // Two-factor off and account deletion: refused with the code the site turns into a prompt.
+        for response in [
+            app.post_as(&token, "/api/users/two-factor/disable", json!({ "password": PASSWORD, "code": app_code(&secret, 0) })).await,
+            app.delete_as(&token, &format!("/api/users/{}", json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await["data"]["user"]["id"].as_str().unwrap())).await,
+        ] {
+            let body = json_of(response, StatusCode::FORBIDDEN).await;
+            assert_eq!(body["code"], "REAUTHENTICATION_REQUIRED", "{body}");
+        }
+        let gql = app.graphql(Some(&token), "mutation { startTwoFactorSetup { secret } }", json!({})).await;
+        assert_eq!(gql["errors"][0]["extensions"]["code"], "REAUTHENTICATION_REQUIRED", "{gql}");
+        // A wrong password does not confirm; the right one does.
+        let body = json_of(reauthenticate(&app, &token, json!({ "password": "notMine42x" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["password"], "Password is incorrect");
+        let body = json_of(reauthenticate(&app, &token, json!({ "password": PASSWORD })).await, StatusCode::OK).await;
+        assert_eq!(body["message"], "Thanks, it's you");
+        // The enrolment used this step's code: the next step's is the one still unused.
+        let body = json_of(app.post_as(&token, "/api/users/two-factor/disable", json!({ "password": PASSWORD, "code": app_code(&secret, 1) })).await, StatusCode::OK).await;
+        assert_eq!(body["message"], "Two-factor sign-in is off");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'reauthenticated'").await, 1);
+    }
+}
+
+db_test! {
+    async fn a_second_factor_code_confirms_it_is_you_once(app: TestApp) {
+        let (token, secret, recovery) = enrolled(&app, "coded@example.com").await;
+        stale_sign_in(&app).await;
+        let body = json_of(reauthenticate(&app, &token, json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["code"], "BAD_USER_INPUT");
+        let body = json_of(reauthenticate(&app, &token, json!({ "code": wrong_code(&secret) })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["code"], "Invalid code");
+        json_of(reauthenticate(&app, &token, json!({ "code": recovery[0] })).await, StatusCode::OK).await;
+        // The recovery code is spent.
+        stale_sign_in(&app).await;
+        json_of(reauthenticate(&app, &token, json!({ "code": recovery[0] })).await, StatusCode::BAD_REQUEST).await;
+        // A password reset keeps two-factor on.
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "coded@example.com" })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for("coded@example.com", 3).await;
+        let reset = mails.iter().rev().find(|m| m.text().contains("/reset-password/")).unwrap();
+        let link = crate::helpers::reset_token_in(reset);
+        json_of(app.post(&format!("/api/auth/reset-password/{link}"), json!({ "password": "newRiver42x" })).await, StatusCode::OK).await;
+        let body = json_of(app.login("coded@example.com", "newRiver42x").await, StatusCode::OK).await;
+        assert_eq!(body["data"]["twoFactorRequired"], true);
+    }
+}
