@@ -19,3 +19,10 @@ export function graphQLMessage(error: unknown, fallback: string): string {
   if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message || fallback;
   return fallback;
 }
+
+/** The server asks the person to confirm it's them before a sensitive change. */
+export const REAUTHENTICATION_REQUIRED = 'REAUTHENTICATION_REQUIRED';
+
+export function isReauthenticationRequired(error: unknown): boolean {
+  return graphQLErrorCode(error) === REAUTHENTICATION_REQUIRED;
+}

@@ -19,8 +19,14 @@ const withTypenames = (user: ProfileUser) => ({
 });
 
 /** A fake server: /auth/verify signs in, and GraphQL answers Me, UpdateProfile and DeleteUser. */
-function mockServer({ signedIn = true, meError, theme = sampleUser.preferences.theme }: { signedIn?: boolean; meError?: string; theme?: string } = {}) {
+function mockServer({
+  signedIn = true,
+  meError,
+  theme = sampleUser.preferences.theme,
+  staleSignIn = false,
+}: { signedIn?: boolean; meError?: string; theme?: string; staleSignIn?: boolean } = {}) {
   let user = { ...sampleUser, preferences: { ...sampleUser.preferences, theme } };
+  let confirmed = !staleSignIn;
   const operations: GraphQLBody[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
@@ -42,6 +48,17 @@ function mockServer({ signedIn = true, meError, theme = sampleUser.preferences.t
       }
       user = { ...user, website: input.website ?? null, name: 'Asha R.', preferences: { ...user.preferences, theme: input.preferences?.theme ?? user.preferences.theme } };
       return jsonResponse(200, { data: { updateProfile: { __typename: 'UserPayload', message: 'Profile updated', user: withTypenames(user) } } });
+    }
+    if (body.operationName === 'Reauthenticate') {
+      const input = body.variables?.input as { password?: string };
+      if (input.password !== 'quietRiver42') {
+        return jsonResponse(200, { data: null, errors: [{ message: 'Password is incorrect', extensions: { code: 'BAD_USER_INPUT', errors: { password: 'Password is incorrect' } } }] });
+      }
+      confirmed = true;
+      return jsonResponse(200, { data: { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } } });
+    }
+    if (!confirmed) {
+      return jsonResponse(200, { data: null, errors: [{ message: "Please confirm it's you to make this change", extensions: { code: 'REAUTHENTICATION_REQUIRED' } }] });
     }
     return jsonResponse(200, { data: { deleteUser: { __typename: 'MessagePayload', message: 'Account deleted' } } });
   });
@@ -144,5 +161,28 @@ describe('ProfilePage', () => {
     await waitFor(() => expect(window.localStorage.getItem('token')).toBeNull());
     expect(server.operations.at(-1)?.variables).toEqual({ id: 'u1' });
     expect(await screen.findByText('Account deleted')).toBeInTheDocument();
+  });
+
+  it('asks "Confirm it\'s you" when the sign-in is old, then deletes with the confirmed session', async () => {
+    window.localStorage.setItem('token', 'jwt-1');
+    const server = mockServer({ staleSignIn: true });
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await events.click(await screen.findByRole('button', { name: 'Delete account' }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Delete account' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(window.localStorage.getItem('token')).toBe('jwt-1');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(within(confirm).getByText('Password is required')).toBeInTheDocument();
+    await events.type(within(confirm).getByLabelText('Password'), 'wrong-one');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await within(confirm).findByText('Password is incorrect')).toBeInTheDocument();
+    await events.clear(within(confirm).getByLabelText('Password'));
+    await events.type(within(confirm).getByLabelText('Password'), 'quietRiver42');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Home route' })).toBeInTheDocument();
+    const names = server.operations.map((operation) => operation.operationName);
+    expect(names.filter((name) => name === 'DeleteUser')).toHaveLength(2);
+    expect(names.at(-1)).toBe('DeleteUser');
   });
 });

@@ -20,6 +20,7 @@ import { ProfileEditForm } from '../components/profile-edit-form';
 import { ProfileHeader } from '../components/profile-header';
 import { SectionCard } from '@/components/section-card';
 import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { formValuesFromUser, toUpdateInput, type ProfileErrorKey, type ProfileFormValues } from '../utils/profile-form';
 
 /** The profile route: the only place Apollo is loaded (this module is a lazy route chunk). */
@@ -96,6 +97,7 @@ function ProfileScreen({ user }: { user: ProfileUser }) {
   const [deleteUser, deleteState] = useDeleteUser();
   const initialValues = useMemo(() => formValuesFromUser(user), [user]);
   const closeDelete = useCallback(() => setConfirmingDelete(false), []);
+  const { needsConfirmation, dialog } = useConfirmIdentity(user.twoFactorEnabled);
 
   const save = async (values: ProfileFormValues): Promise<Partial<Record<ProfileErrorKey, string>>> => {
     try {
@@ -120,6 +122,7 @@ function ProfileScreen({ user }: { user: ProfileUser }) {
       void navigate(paths.home.getHref());
     } catch (error) {
       setConfirmingDelete(false);
+      if (needsConfirmation(error, () => void confirmDelete())) return;
       accountToast.error(graphQLMessage(error, 'Something went wrong'));
     }
   };
@@ -160,6 +163,7 @@ function ProfileScreen({ user }: { user: ProfileUser }) {
       )}
       <SecuritySection twoFactorEnabled={user.twoFactorEnabled} />
       <DeleteAccountDialog open={confirmingDelete} pending={deleteState.loading} onCancel={closeDelete} onConfirm={() => void confirmDelete()} />
+      {dialog}
     </div>
   );
 }

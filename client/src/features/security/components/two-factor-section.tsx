@@ -7,6 +7,7 @@ import { TextField } from '@/components/text-field';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useConfirmIdentity, type NeedsConfirmation } from '@/lib/use-confirm-identity';
 import { useConfirmTwoFactor, useDisableTwoFactor, useStartTwoFactor, type TwoFactorSetup } from '../api/two-factor';
 import { groupedSecret, recoveryCodesFile } from '../utils/recovery-codes';
 
@@ -18,6 +19,7 @@ type Stage = { step: 'idle' } | { step: 'setup'; setup: TwoFactorSetup } | { ste
 export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
   const [stage, setStage] = useState<Stage>({ step: 'idle' });
   const [start, startState] = useStartTwoFactor();
+  const { needsConfirmation, dialog } = useConfirmIdentity(enabled);
   const on = enabled || stage.step === 'codes';
 
   const begin = async () => {
@@ -25,6 +27,7 @@ export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
       const result = await start();
       if (result.data) setStage({ step: 'setup', setup: result.data.startTwoFactorSetup });
     } catch (error) {
+      if (needsConfirmation(error, () => void begin())) return;
       accountToast.error(graphQLMessage(error, 'Something went wrong'));
     }
   };
@@ -32,7 +35,7 @@ export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
   let body;
   if (stage.step === 'codes') body = <RecoveryCodes email={email} codes={stage.codes} onDone={() => setStage({ step: 'idle' })} />;
   else if (stage.step === 'setup') body = <Enrol setup={stage.setup} onEnabled={(codes) => setStage({ step: 'codes', codes })} onCancel={() => setStage({ step: 'idle' })} />;
-  else if (enabled) body = <DisableForm />;
+  else if (enabled) body = <DisableForm needsConfirmation={needsConfirmation} />;
   else
     body = (
       <div className="grid gap-4">
@@ -53,6 +56,7 @@ export function TwoFactorSection({ email, enabled }: TwoFactorSectionProps) {
       }
     >
       {body}
+      {dialog}
     </SectionCard>
   );
 }
@@ -156,7 +160,7 @@ function RecoveryCodes({ email, codes, onDone }: { email: string; codes: string[
   );
 }
 
-function DisableForm() {
+function DisableForm({ needsConfirmation }: { needsConfirmation: NeedsConfirmation }) {
   const [disable, { loading }] = useDisableTwoFactor();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -171,6 +175,7 @@ function DisableForm() {
       const result = await disable({ variables: { input: { code: code.trim(), password: password || undefined } } });
       accountToast.success(result.data?.disableTwoFactor.message ?? 'Two-factor sign-in is off');
     } catch (failure) {
+      if (needsConfirmation(failure, () => void submit(event))) return;
       setErrors(graphQLFieldErrors(failure));
       accountToast.error(graphQLMessage(failure, 'Something went wrong'));
     }

@@ -9,6 +9,7 @@ import { accountToast } from '@/lib/account-toast';
 import { createApolloClient } from '@/lib/apollo-client';
 import { useConfig } from '@/lib/config-context';
 import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { markSignedOut, useSession } from '@/lib/session';
 import { clearStoredToken } from '@/lib/token-storage';
 import { usePageMeta } from '@/lib/use-page-meta';
@@ -77,6 +78,8 @@ function SecurityGate() {
 
 function ChangePasswordSection() {
   const [changePassword, { loading }] = useChangePassword();
+  const { data: account } = useAccount();
+  const { needsConfirmation, dialog } = useConfirmIdentity(account?.me.twoFactorEnabled ?? false);
   const [errors, setErrors] = useState<ChangePasswordErrors>({});
   const [formKey, setFormKey] = useState(0);
   const edit = (field: ChangePasswordField) => setErrors((current) => ({ ...current, [field]: undefined }));
@@ -90,6 +93,8 @@ function ChangePasswordSection() {
       accountToast.success(result.data?.changePassword.message ?? 'Password changed');
       setFormKey((key) => key + 1);
     } catch (error) {
+      // A first password (an account made with Google) needs a recent sign-in.
+      if (needsConfirmation(error, () => void submit(values))) return;
       const fields = graphQLFieldErrors(error);
       setErrors(fields);
       accountToast.error(graphQLMessage(error, 'Something went wrong'));
@@ -99,6 +104,7 @@ function ChangePasswordSection() {
     <SectionCard title="Change password">
       <p className="mb-4 text-ink-700">Every other device is signed out when your password changes; this one stays signed in.</p>
       <ChangePasswordForm key={formKey} needsCurrent pending={loading} errors={errors} onEdit={edit} onSubmit={(values) => void submit(values)} />
+      {dialog}
     </SectionCard>
   );
 }
@@ -142,6 +148,7 @@ function DeleteAccountSection() {
   const { data } = useAccount();
   const [deleteAccount, { loading }] = useDeleteAccount();
   const navigate = useNavigate();
+  const { needsConfirmation, dialog } = useConfirmIdentity(data?.me.twoFactorEnabled ?? false);
   if (!data) return null;
   const remove = async () => {
     try {
@@ -151,12 +158,14 @@ function DeleteAccountSection() {
       accountToast.success(result.data?.deleteUser.message ?? 'Account deleted');
       void navigate(paths.home.getHref());
     } catch (error) {
+      if (needsConfirmation(error, () => void remove())) return;
       accountToast.error(graphQLMessage(error, 'Something went wrong'));
     }
   };
   return (
     <SectionCard title="Delete account">
       <DeleteAccountForm email={data.me.email} pending={loading} onDelete={() => void remove()} />
+      {dialog}
     </SectionCard>
   );
 }
