@@ -35,8 +35,8 @@ esac
 
 SERVER_ENV=(PATH="$PATH" HOME="$HOME"
   APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET="$JWT_SECRET"
-  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL="$BASE/hire" CAMPUS_PLATFORM_URL="$BASE/campus"
-  CAREER_PLATFORM_URL="$BASE/career" BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
+  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
+  CAREER_PLATFORM_URL=http://localhost:8083 BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
   DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
 env -i "${SERVER_ENV[@]}" ./target/release/api serve >"$work/server.log" 2>&1 &
 server=$!

@@ -38,8 +38,8 @@ trap cleanup EXIT
 
 COMMON_ENV=(PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite"
   JWT_SECRET=bench-secret-bench-secret-bench-secret
-  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL="$BASE/hire" CAMPUS_PLATFORM_URL="$BASE/campus"
-  CAREER_PLATFORM_URL="$BASE/career" RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
+  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
+  CAREER_PLATFORM_URL=http://localhost:8083 RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
 start_server() {  # port database_url -> pid in $started
   # exec all the way down, so the PID is the server's own (its memory is read from /proc).
   ( exec env -i "${COMMON_ENV[@]}" BIND_ADDR="127.0.0.1:$1" DATABASE_URL="$2" ./target/release/api serve ) \
@@ -112,8 +112,21 @@ end
 $report
 LUA
 wrk_run() {  # conns seconds url [wrk args...] -> RESULT line
-  local conns=$1 secs=$2 url=$3; shift 3
-  wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT'
+  local conns=$1 secs=$2 url=$3 line; shift 3
+  line=$(wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT') \
+    || { echo "bench: wrk gave no result for $url" >&2; exit 1; }
+  # A figure of wrong answers is no figure: a scenario whose answers fail stops the run.
+  local bad
+  bad=$(sed -n 's/.* non2xx=\([0-9]*\).*/\1/p' <<<"$line")
+  if [ "${bad:-1}" != 0 ]; then
+    echo "bench: $url answered ${bad:-?} non-2xx responses; the figure would measure errors" >&2
+    exit 1
+  fi
+  echo "$line"
+}
+# A session token or stop: a failed sign-in would make every authenticated scenario measure 401s.
+require_token() {  # what token
+  [[ "$2" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] || { echo "bench: no session token for $1 (got: ${2:0:80})" >&2; exit 1; }
 }
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
 register() {  # email
@@ -149,8 +162,10 @@ measure() {  # database
   local code token admin
   code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
   token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
+  require_token "$email" "$token"
   env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
   admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
+  require_token admin@example.com "$admin"
   for n in $(seq 1 60); do
     json /api/news "{\"title\":\"Story $n\",\"summary\":\"Summary $n\",\"body\":\"Body $n\",\"published\":true}" "$admin" >/dev/null
   done
@@ -189,7 +204,14 @@ measure() {  # database
   # A second instance on the same database: a logout on the first, checks on the second.
   start_server "$((PORT + 1))" "$database_url"
   R[$db.revocation]=$(python3 bench/revocation.py --a "$BASE" --b "$OTHER" \
-    --email login1@example.com --password benchPass42 --rounds 30 | grep '^RESULT' || true)
+    --email login1@example.com --password benchPass42 --rounds 30 | grep '^RESULT') \
+    || { echo "bench: the revocation measurement gave no result" >&2; exit 1; }
+  local stale
+  stale=$(field "${R[$db.revocation]}" stale)
+  if [ "${stale:-1}" != 0 ]; then
+    echo "bench: instance B accepted ${stale:-?} checks of a session A had logged out" >&2
+    exit 1
+  fi
   stop_servers
   if [ "$db" = postgres ]; then psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null; pg_database=""; fi
 }

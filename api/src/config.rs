@@ -246,13 +246,13 @@ impl Config {
             career: origin("CAREER_PLATFORM_URL", &required("CAREER_PLATFORM_URL")?)?,
             sign_in: PlatformSignIn {
                 hire: get("HIRE_SIGN_IN_URL")
-                    .map(|u| origin("HIRE_SIGN_IN_URL", &u))
+                    .map(|u| web_url("HIRE_SIGN_IN_URL", &u))
                     .transpose()?,
                 campus: get("CAMPUS_SIGN_IN_URL")
-                    .map(|u| origin("CAMPUS_SIGN_IN_URL", &u))
+                    .map(|u| web_url("CAMPUS_SIGN_IN_URL", &u))
                     .transpose()?,
                 career: get("CAREER_SIGN_IN_URL")
-                    .map(|u| origin("CAREER_SIGN_IN_URL", &u))
+                    .map(|u| web_url("CAREER_SIGN_IN_URL", &u))
                     .transpose()?,
             },
         };
@@ -434,8 +434,8 @@ fn trusted_proxies(value: &str) -> Result<Vec<ipnet::IpNet>, ConfigError> {
         .collect()
 }
 
-/// An http(s) URL reduced to its origin form, without a trailing slash.
-fn origin(name: &'static str, value: &str) -> Result<String, ConfigError> {
+/// An http(s) URL, without a trailing slash: a page a link may open.
+fn web_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
     let invalid = |reason: &str| ConfigError::Invalid {
         name,
         reason: reason.to_owned(),
@@ -445,6 +445,29 @@ fn origin(name: &'static str, value: &str) -> Result<String, ConfigError> {
         return Err(invalid("expected an http(s) URL"));
     }
     Ok(value.trim_end_matches('/').to_owned())
+}
+
+/// A site's origin: scheme, host and port, nothing else (a trailing slash is allowed). The
+/// platform URLs are what browsers send as `Origin`, so the CORS list and the cross-site rule
+/// compare them as such: a path could never match and would silently let nothing in.
+fn origin(name: &'static str, value: &str) -> Result<String, ConfigError> {
+    let invalid = || ConfigError::Invalid {
+        name,
+        reason: format!(
+            "must be an origin (scheme, host and port, such as https://hire.example.com or http://localhost:8081), not {value:?}"
+        ),
+    };
+    let url = Url::parse(value).map_err(|_| invalid())?;
+    let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
+    if !matches!(url.scheme(), "http" | "https")
+        || url.host().is_none()
+        || !bare
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(invalid());
+    }
+    Ok(url.origin().ascii_serialization())
 }
 
 #[cfg(test)]
@@ -459,9 +482,9 @@ mod tests {
             ("APP_NAME", "Talent Suite"),
             ("JWT_SECRET", "short"),
             ("MAIN_PLATFORM_URL", "http://localhost:8080/"),
-            ("HIRE_PLATFORM_URL", "http://localhost:8080/hire"),
-            ("CAMPUS_PLATFORM_URL", "http://localhost:8080/campus"),
-            ("CAREER_PLATFORM_URL", "http://localhost:8080/career"),
+            ("HIRE_PLATFORM_URL", "http://localhost:8081"),
+            ("CAMPUS_PLATFORM_URL", "http://localhost:8082"),
+            ("CAREER_PLATFORM_URL", "http://localhost:8083"),
         ])
     }
 
@@ -689,15 +712,34 @@ mod tests {
 
     #[test]
     fn malformed_values_are_refused_with_their_name() {
+        for bad in [
+            "not a url",
+            "ftp://hire.example.com",
+            "https://hire.example.com/jobs",
+            "https://hire.example.com/?x=1",
+            "https://hire.example.com/#top",
+            "https://user:pw@hire.example.com",
+        ] {
+            let mut vars = local();
+            vars.insert("HIRE_PLATFORM_URL", bad);
+            let err = load(&vars).expect_err(bad);
+            assert!(
+                matches!(&err, ConfigError::Invalid { name: "HIRE_PLATFORM_URL", reason } if reason.contains("must be an origin")),
+                "{bad}: {err}"
+            );
+        }
         let mut vars = local();
-        vars.insert("HIRE_PLATFORM_URL", "not a url");
-        assert!(matches!(
-            load(&vars),
-            Err(ConfigError::Invalid {
-                name: "HIRE_PLATFORM_URL",
-                ..
-            })
-        ));
+        vars.insert("HIRE_PLATFORM_URL", "HTTPS://Hire.Example.com:443/");
+        assert_eq!(
+            load(&vars).expect("an origin").platforms.hire,
+            "https://hire.example.com"
+        );
+        // A platform's sign-in entry is a page, so it may have a path.
+        vars.insert("HIRE_SIGN_IN_URL", "https://hire.example.com/auth/sign-in");
+        assert_eq!(
+            load(&vars).expect("a page").platforms.sign_in.hire.as_deref(),
+            Some("https://hire.example.com/auth/sign-in")
+        );
         let mut vars = local();
         vars.insert("APP_ENV", "prod");
         assert!(matches!(

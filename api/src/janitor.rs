@@ -9,8 +9,7 @@ use entity::{
     two_factor_challenges, used_id_tokens,
 };
 use sea_orm::{
-    ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, TransactionTrait,
-    sea_query::Expr,
+    ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, sea_query::Expr,
 };
 use tokio::sync::watch;
 
@@ -46,19 +45,22 @@ async fn end_dead_sessions(db: &DatabaseConnection, idle: chrono::Duration) -> R
             return Ok(ended);
         }
         let batch = u64::try_from(ids.len()).unwrap_or(u64::MAX);
-        let txn = db.begin().await?;
+        // The notices first (the tokens they are read from go with the sessions), then the
+        // sessions, each its own statement like every other way a session ends: a read turned
+        // into a write inside one SQLite transaction fails when another instance sweeps at the
+        // same moment, and two instances sweeping at once at worst send a client a second
+        // notice for a session that is over either way.
         crate::oidc::backchannel::sessions_ending(
-            &txn,
+            db,
             Condition::all().add(entity::oauth_tokens::Column::SessionId.is_in(ids.clone())),
         )
         .await
         .map_err(|err| sea_orm::DbErr::Custom(err.to_string()))?;
         ended += sessions::Entity::delete_many()
             .filter(sessions::Column::Id.is_in(ids))
-            .exec(&txn)
+            .exec(db)
             .await?
             .rows_affected;
-        txn.commit().await?;
         if batch < SESSIONS_PER_PASS {
             return Ok(ended);
         }

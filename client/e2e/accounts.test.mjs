@@ -444,7 +444,7 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
       await page.getByRole('button', { name: 'Sign up with Google' }).click();
       const popup = await popupOpened;
       assert.match(popup.url(), /\/api\/auth\/google\/start\?intent=register&role=hire|\/authorize|\/api\/auth\/google\/callback|about:blank/);
-      await page.waitForURL(`${app.platformUrls.hire}`, { timeout: 15_000 });
+      await page.waitForURL(`${app.platformUrls.hire}/`, { timeout: 15_000 });
       await page.goto('/');
       await expectSignedIn(page, 'Zara Google');
     });

@@ -87,8 +87,10 @@ describe('routes', () => {
         const html = (await response.text()).replace(/"VITE_APP_NAME":"[^"]*",?/, '');
         await route.fulfill({ response, body: html });
       });
-      await page.goto('/about');
-      await page.waitForFunction(() => document.getElementById('root')?.textContent !== '');
+      // The app never starts here (that is the point), so it is not waited for.
+      await page.goto('/about', { waitUntil: 'commit' });
+      // The prerendered page is on screen first; the script then replaces it with the message.
+      await page.waitForFunction(() => document.getElementById('root')?.textContent?.startsWith('Missing required'));
       assert.equal(await page.locator('#root').innerText(), 'Missing required environment variable: VITE_APP_NAME');
       assert.equal(await page.locator('#root *').count(), 0);
     });

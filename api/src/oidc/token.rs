@@ -481,10 +481,11 @@ pub async fn userinfo(
 }
 
 /// RFC 7009: revokes a token of this client; a refresh token takes its whole grant with it.
-/// Unknown tokens are not an error.
+/// Unknown tokens are not an error; another client's token is left alone and the request is
+/// refused (section 2.1: "the client is informed of the error").
 ///
 /// # Errors
-/// On a database failure.
+/// `unauthorized_client` (400) for another client's token; a database failure.
 pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<(), OAuthError> {
     let Some(row) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(token))
         .one(&state.db)
@@ -493,7 +494,11 @@ pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<()
         return Ok(());
     };
     if row.client_id != client.client_id {
-        return Ok(());
+        return Err(OAuthError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "unauthorized_client",
+            "The token was not issued to this client",
+        ));
     }
     if row.kind == "refresh" {
         delete_grant(&state.db, row.grant_id).await

@@ -106,10 +106,14 @@ db_test! {
         app.sql("DELETE FROM rate_limits").await; // the cooldown has passed
         json_of(app.send_code("e@example.com").await, StatusCode::OK).await;
         let second = app.code_from_mail("e@example.com", 2).await;
+        // One time in a million the new code is the old one; then the old one is the new one.
+        let expected = if first == second { StatusCode::OK } else { StatusCode::BAD_REQUEST };
+        let response = app.verify_code("e@example.com", &first).await;
+        assert_eq!(response.status(), expected);
         if first != second {
-            json_of(app.verify_code("e@example.com", &first).await, StatusCode::BAD_REQUEST).await;
+            json_of(app.verify_code("e@example.com", &second).await, StatusCode::OK).await;
         }
-        json_of(app.verify_code("e@example.com", &second).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM email_codes").await, 0, "the verification used up the code");
     }
 }
 
@@ -133,7 +137,7 @@ db_test! {
         let known = json_of(app.send_code("done@example.com").await, StatusCode::OK).await;
         let unknown = json_of(app.send_code("nobody@example.com").await, StatusCode::OK).await;
         assert_eq!(known, unknown);
-        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        app.mail_settled().await;
         assert_eq!(app.mail.to("done@example.com").await.len(), 1, "only the first code");
         assert!(app.mail.to("nobody@example.com").await.is_empty());
     }

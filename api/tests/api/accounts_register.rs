@@ -21,8 +21,9 @@ db_test! {
         assert!(uuid::Uuid::parse_str(user["id"].as_str().unwrap()).is_ok());
         assert!(user.get("password").is_none() && user.get("passwordHash").is_none());
         assert!(body["data"].get("token").is_none());
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        assert!(app.mail.all().await.is_empty());
+        assert_eq!(app.count("SELECT COUNT(*) FROM mail_outbox").await, 0, "registering queues no mail");
+        app.mail_settled().await;
+        assert_eq!(app.mail.all().await.len(), 1, "only the marker arrived");
     }
 }
 

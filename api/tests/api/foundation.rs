@@ -156,7 +156,9 @@ async fn graphiql_is_served_only_under_local() {
         .send()
         .await
         .unwrap();
-    assert_ne!(page.status(), StatusCode::OK);
+    // No GraphiQL outside local: a GET without a query is a bad request like any other.
+    assert_eq!(page.status(), StatusCode::BAD_REQUEST);
+    assert!(!page.text().await.unwrap().to_lowercase().contains("graphiql"));
     assert_eq!(
         staging.get("/dev/mailbox").await.status(),
         StatusCode::NOT_FOUND,
@@ -554,4 +556,73 @@ async fn sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout() {
     assert_eq!(pragma("journal_mode").await, "wal");
     assert_eq!(pragma("foreign_keys").await, "1");
     assert_eq!(pragma("busy_timeout").await, "10000");
+}
+
+db_test! {
+    async fn every_call_that_needs_a_session_or_an_admin_says_so(app: TestApp) {
+        use reqwest::Method;
+        let id = uuid::Uuid::new_v4();
+        let needs_session = [
+            (Method::GET, "/api/auth/verify".to_owned()),
+            (Method::GET, "/api/users/profile".to_owned()),
+            (Method::PUT, "/api/users/profile".to_owned()),
+            (Method::PUT, "/api/users/password".to_owned()),
+            (Method::GET, "/api/users/sessions".to_owned()),
+            (Method::DELETE, "/api/users/sessions".to_owned()),
+            (Method::DELETE, format!("/api/users/sessions/{id}")),
+            (Method::POST, "/api/users/two-factor/setup".to_owned()),
+            (Method::POST, "/api/users/two-factor/confirm".to_owned()),
+            (Method::POST, "/api/users/two-factor/disable".to_owned()),
+            (Method::POST, "/api/auth/reauthenticate".to_owned()),
+            (Method::DELETE, format!("/api/users/{id}")),
+        ];
+        let admin_only = [
+            (Method::POST, "/api/news".to_owned()),
+            (Method::PUT, format!("/api/news/{id}")),
+            (Method::DELETE, format!("/api/news/{id}")),
+        ];
+        let send = |method: Method, path: &str, token: Option<&str>| {
+            let mut request = app.client.request(method.clone(), app.url(path));
+            if method != Method::GET && method != Method::DELETE {
+                request = request.json(&json!({}));
+            }
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            request.send()
+        };
+        for (method, path) in needs_session.iter().chain(&admin_only) {
+            let body = json_of(send(method.clone(), path, None).await.unwrap(), StatusCode::UNAUTHORIZED).await;
+            assert_eq!(body["code"], "UNAUTHENTICATED", "{method} {path}: {body}");
+        }
+        let member = app.signed_up("plain@example.com").await;
+        for (method, path) in &admin_only {
+            let body = json_of(send(method.clone(), path, Some(&member)).await.unwrap(), StatusCode::FORBIDDEN).await;
+            assert_eq!(body["code"], "FORBIDDEN", "{method} {path}: {body}");
+        }
+        // GraphQL: the same rules, as extensions.code.
+        let person_only = [
+            "{ me { id } }",
+            "{ sessions { id } }",
+            "{ authorizedApplications { clientId } }",
+            "mutation { revokeApplication(clientId: \"x\") { message } }",
+            "mutation { reauthenticate(input: {}) { message } }",
+        ];
+        let admin_ops = [
+            "{ oauthClients { clientId } }",
+            "{ auditEvents(first: 1) { nextCursor } }",
+            "mutation { createOAuthClient(input: { name: \"X\", redirectUris: [\"https://x.example/cb\"] }) { clientSecret } }",
+            "mutation { rotateOAuthClientSecret(clientId: \"x\") { clientSecret } }",
+            "mutation { deleteOAuthClient(clientId: \"x\") { message } }",
+        ];
+        for query in person_only.iter().chain(&admin_ops) {
+            let body = app.graphql(None, query, json!({})).await;
+            assert_eq!(body["errors"][0]["extensions"]["code"], "UNAUTHENTICATED", "{query}: {body}");
+        }
+        for query in admin_ops {
+            let body = app.graphql(Some(&member), query, json!({})).await;
+            assert_eq!(body["errors"][0]["extensions"]["code"], "FORBIDDEN", "{query}: {body}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0, "nothing was created");
+    }
 }

@@ -53,7 +53,8 @@ async fn metrics_are_kept_from_the_public_outside_local() {
         .env("APP_ENV", "development")
         .start()
         .await;
-    assert_ne!(open.get("/metrics").await.status(), StatusCode::OK);
+    let body = json_of(open.get("/metrics").await, StatusCode::NOT_FOUND).await;
+    assert_eq!(body["code"], "NOT_FOUND");
 
     let guarded = TestApp::builder(Backend::Sqlite)
         .env("APP_ENV", "development")
@@ -83,9 +84,9 @@ async fn metrics_are_kept_from_the_public_outside_local() {
         .env("METRICS_ADDR", "127.0.0.1:0")
         .start()
         .await;
-    assert_ne!(
+    assert_eq!(
         separate.get("/metrics").await.status(),
-        StatusCode::OK,
+        StatusCode::NOT_FOUND,
         "not on the public address"
     );
     let port = separate.metrics_port.expect("a metrics listener");
@@ -160,8 +161,8 @@ fn migrate_with_dotenv(dotenv: &str, vars: &[(&str, &str)], args: &[&str]) -> (b
 }
 
 const LOCAL_DOTENV: &str = "APP_ENV=local\nAPP_NAME=\"Talent Suite\"\nJWT_SECRET=x\n\
-MAIN_PLATFORM_URL=http://localhost:8080\nHIRE_PLATFORM_URL=http://localhost:8080/hire\n\
-CAMPUS_PLATFORM_URL=http://localhost:8080/campus\nCAREER_PLATFORM_URL=http://localhost:8080/career\n\
+MAIN_PLATFORM_URL=http://localhost:8080\nHIRE_PLATFORM_URL=http://localhost:8081\n\
+CAMPUS_PLATFORM_URL=http://localhost:8082\nCAREER_PLATFORM_URL=http://localhost:8083\n\
 DATABASE_URL=sqlite://app.db?mode=rwc\n";
 
 #[test]
@@ -265,5 +266,79 @@ async fn the_log_names_the_route_and_never_the_token_in_a_path() {
     assert!(
         !written.contains(api_secret) && !written.contains(page_secret),
         "{written}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn production_sends_secure_cookies_on_the_cookie_domain_with_hsts() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("APP_ENV", "production")
+        .env("SMTP_ALLOW_PLAINTEXT", "true")
+        .env("COOKIE_DOMAIN", "talent.test")
+        .env("GOOGLE_CLIENT_ID", "production-client")
+        .env("GOOGLE_CLIENT_SECRET", "production-secret")
+        .start()
+        .await;
+    let email = "prod@example.com";
+    assert_eq!(app.register(email).await.status(), StatusCode::CREATED);
+    assert_eq!(app.send_code(email).await.status(), StatusCode::OK);
+    let code = app.code_from_mail(email, 1).await;
+    let response = app.verify_code(email, &code).await;
+    assert_eq!(
+        response.headers()["strict-transport-security"],
+        "max-age=63072000; includeSubDomains"
+    );
+    let cookies: Vec<String> = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let session = cookies
+        .iter()
+        .find(|c| c.starts_with("ts_session="))
+        .expect("the session cookie");
+    for part in [
+        "HttpOnly",
+        "SameSite=Lax",
+        "Secure",
+        "Domain=talent.test",
+        "Path=/",
+    ] {
+        assert!(session.split("; ").any(|p| p == part), "{part} in {session}");
+    }
+    let device = cookies
+        .iter()
+        .find(|c| c.starts_with("ts_device="))
+        .expect("the device cookie");
+    assert!(
+        device.contains("Secure") && device.contains("HttpOnly"),
+        "{device}"
+    );
+    assert!(
+        !device.contains("Domain="),
+        "the device cookie stays with this site: {device}"
+    );
+    json_of(response, StatusCode::OK).await;
+
+    // The Google popup's state cookie: Secure too, and Lax (Strict would not come back from Google).
+    let start = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(app.url("/api/auth/google/start?intent=login"))
+        .send()
+        .await
+        .unwrap();
+    assert!(start.status().is_redirection(), "{}", start.status());
+    let state = start.headers()["set-cookie"].to_str().unwrap().to_owned();
+    for part in ["HttpOnly", "SameSite=Lax", "Secure", "Path=/api/auth/google"] {
+        assert!(state.split("; ").any(|p| p == part), "{part} in {state}");
+    }
+    assert!(
+        start.headers()["location"]
+            .to_str()
+            .unwrap()
+            .starts_with("https://accounts.google.com/")
     );
 }

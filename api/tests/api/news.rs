@@ -144,6 +144,26 @@ db_test! {
         }
         let body = json_of(app.get("/api/news?cursor=garbage").await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"]["cursor"], "Invalid cursor");
+
+        // An update is held to the same rules, field by field, and changes nothing when refused.
+        let item = publish(&app, &admin, "Kept as it was", true).await;
+        let id = item["id"].as_str().unwrap();
+        let body = json_of(
+            app.put_as(&admin, &format!("/api/news/{id}"), json!({ "title": "", "summary": "s".repeat(501), "imageUrl": "javascript:alert(1)" })).await,
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert_eq!(body["errors"], json!({
+            "title": "Title is required",
+            "summary": "Summary must be at most 500 characters",
+            "imageUrl": "Image URL must be a valid http(s) URL",
+        }));
+        let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "body": "" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["body"], "Body is required");
+        let stored = json_of(app.get(&format!("/api/news/{id}")).await, StatusCode::OK).await;
+        assert_eq!(stored["data"]["item"]["title"], "Kept as it was");
+        let body = json_of(app.client.put(app.url(&format!("/api/news/{id}"))).json(&json!({ "title": "x" })).send().await.unwrap(), StatusCode::UNAUTHORIZED).await;
+        assert_eq!(body["code"], "UNAUTHENTICATED");
     }
 }
 

@@ -398,6 +398,7 @@ sso_test! {
         let (url, _, _, _) = partner.authorize_url();
         let location = visit(&browser, url.as_str()).await.1.unwrap();
         assert!(param(&location, "code").is_some(), "remembered");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'consent_given' AND user_id IS NOT NULL").await, 1);
     }
 }
 
@@ -538,9 +539,13 @@ sso_test! {
         assert_eq!(apps["data"]["authorizedApplications"][0]["scopes"], json!(["openid", "email", "profile"]));
         let revoke = app.graphql(Some(&person), "mutation($id: ID!) { revokeApplication(clientId: $id) { message } }", json!({ "id": client_id })).await;
         assert_eq!(revoke["data"]["revokeApplication"]["message"], "Access revoked", "{revoke}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'consent_revoked'").await, 1);
         assert_eq!(userinfo(&app, tokens.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
         let (url, _, _, _) = partner.authorize_url();
-        assert_eq!(browser.get(url.as_str()).send().await.unwrap().status(), StatusCode::OK, "the consent screen again");
+        let again = browser.get(url.as_str()).send().await.unwrap();
+        assert_eq!(again.status(), StatusCode::OK);
+        let page = again.text().await.unwrap();
+        assert!(page.contains("Allow Acme Jobs?") && page.contains("value=\"allow\""), "the consent screen again: {page}");
 
         let rotate = app.graphql(Some(&token), "mutation($id: ID!) { rotateOAuthClientSecret(clientId: $id) { clientSecret } }", json!({ "id": client_id })).await;
         assert!(rotate["data"]["rotateOAuthClientSecret"]["clientSecret"].is_string(), "{rotate}");
@@ -1020,4 +1025,78 @@ async fn outside_local_back_channel_logout_goes_only_to_public_addresses() {
         received.lock().unwrap().is_empty(),
         "nothing was sent to a loopback address"
     );
+}
+
+sso_test! {
+    async fn another_clients_token_is_not_revoked_and_the_caller_is_told(app) {
+        let rp = Rp::platform(&app).await;
+        let other = Rp::register(&app, NewClient { name: "Campus".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], first_party: true, ..NewClient::default() }).await;
+        let browser = signed_in_browser(&app, "mine@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        for token in [tokens.access_token().secret(), tokens.refresh_token().unwrap().secret()] {
+            let response = app.client.post(app.url("/oauth2/revoke")).basic_auth(&other.client_id, other.secret.as_deref())
+                .form(&[("token", token.as_str())]).send().await.unwrap();
+            let body = json_of(response, StatusCode::BAD_REQUEST).await;
+            assert_eq!(body["error"], "unauthorized_client");
+        }
+        json_of(userinfo(&app, tokens.access_token().secret()).await, StatusCode::OK).await;
+        rp.client().exchange_refresh_token(tokens.refresh_token().unwrap()).unwrap().request_async(&rp_http()).await.expect("the grant is untouched");
+    }
+}
+
+sso_test! {
+    async fn a_rotated_secret_replaces_the_old_one_at_once(app) {
+        let token = app.signed_up("keeper@example.com").await;
+        app.sql("UPDATE users SET role = 'admin'").await;
+        let rp = Rp::register(&app, NewClient { name: "Partner".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], ..NewClient::default() }).await;
+        let old = rp.secret.clone().unwrap();
+        let probe = |secret: String| {
+            app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, Some(secret))
+                .form(&[("grant_type", "refresh_token"), ("refresh_token", "none")]).send()
+        };
+        // The old secret authenticates (the grant is what is wrong), then it does not.
+        assert_eq!(json_of(probe(old.clone()).await.unwrap(), StatusCode::BAD_REQUEST).await["error"], "invalid_grant");
+        let rotate = app.graphql(Some(&token), "mutation($id: ID!) { rotateOAuthClientSecret(clientId: $id) { clientSecret } }", json!({ "id": rp.client_id })).await;
+        let new = rotate["data"]["rotateOAuthClientSecret"]["clientSecret"].as_str().unwrap_or_else(|| panic!("{rotate}")).to_owned();
+        assert_eq!(json_of(probe(old).await.unwrap(), StatusCode::UNAUTHORIZED).await["error"], "invalid_client");
+        assert_eq!(json_of(probe(new).await.unwrap(), StatusCode::BAD_REQUEST).await["error"], "invalid_grant");
+    }
+}
+
+sso_test! {
+    async fn a_denied_consent_and_prompt_none_without_consent_go_back_with_their_errors(app) {
+        let partner = Rp::register(&app, NewClient { name: "Acme Jobs".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], ..NewClient::default() }).await;
+        let browser = signed_in_browser(&app, "picky@example.com").await;
+        let (url, state, _, _) = partner.authorize_url();
+        let location = visit(&browser, &format!("{url}&prompt=none")).await.1.unwrap();
+        assert_eq!(param(&location, "error").as_deref(), Some("consent_required"));
+        assert_eq!(param(&location, "state").as_deref(), Some(state.secret().as_str()));
+        let form: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).chain([("decision".to_owned(), "deny".to_owned())]).collect();
+        let denied = browser.post(app.url("/oauth2/authorize/consent")).header("origin", &app.address).form(&form).send().await.unwrap();
+        let location = Url::parse(denied.headers()["location"].to_str().unwrap()).unwrap();
+        assert!(location.as_str().starts_with(REDIRECT), "{location}");
+        assert_eq!(param(&location, "error").as_deref(), Some("access_denied"));
+        assert!(param(&location, "code").is_none());
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_consents").await, 0);
+    }
+}
+
+sso_test! {
+    async fn a_logout_hint_that_is_not_ours_is_refused_and_signs_nobody_out(app) {
+        let browser = signed_in_browser(&app, "hinted@example.com").await;
+        // A well-formed token signed with a key that is not the provider's.
+        let forged = {
+            let key = jsonwebtoken::EncodingKey::from_secret(b"not-our-key");
+            let claims = json!({ "iss": app.address, "aud": "anyone", "sub": "x", "iat": 1, "exp": 2 });
+            jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
+        };
+        for hint in [forged.as_str(), "garbage", "a.b.c"] {
+            let response = browser.get(format!("{}/oauth2/logout?id_token_hint={}", app.address, urlencode(hint))).send().await.unwrap();
+            assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{hint}");
+            assert!(response.text().await.unwrap().contains("not ours"));
+        }
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK);
+    }
 }

@@ -245,10 +245,15 @@ db_test! {
         let body = app.graphql(None, complete, json!({ "input": { "challenge": step["challenge"], "code": app_code(&secret, 1) } })).await;
         assert_eq!(body["data"]["completeTwoFactorLogin"]["user"]["twoFactorEnabled"], true, "{body}");
 
-        // One authentication operation per request: no batch of guesses.
-        let batch = "mutation { a: completeTwoFactorLogin(input: { challenge: \"x\", code: \"111111\" }) { message } b: completeTwoFactorLogin(input: { challenge: \"x\", code: \"222222\" }) { message } }";
-        let body = app.graphql(None, batch, json!({})).await;
-        assert!(body["errors"].is_array(), "{body}");
+        // One authentication operation per request: of a batch of guesses on a real challenge,
+        // one is checked and the other refused unread.
+        let body = app.graphql(None, "mutation($input: LoginInput!) { login(input: $input) { challenge } }", json!({ "input": { "email": email, "password": PASSWORD } })).await;
+        let live = body["data"]["login"]["challenge"].as_str().unwrap_or_else(|| panic!("{body}")).to_owned();
+        let batch = "mutation($c: String!) { a: completeTwoFactorLogin(input: { challenge: $c, code: \"111111\" }) { message } b: completeTwoFactorLogin(input: { challenge: $c, code: \"222222\" }) { message } }";
+        let body = app.graphql(None, batch, json!({ "c": live })).await;
+        let messages: Vec<&str> = body["errors"].as_array().unwrap_or_else(|| panic!("{body}")).iter().map(|e| e["message"].as_str().unwrap()).collect();
+        assert!(messages.contains(&"Only one sign-in or account operation is allowed per request"), "{body}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM two_factor_challenges WHERE failures = 1").await, 1, "one code checked: {body}");
     }
 }
 

@@ -72,9 +72,8 @@ export async function withPage(browser, baseURL, name, fn, { viewport = DESKTOP,
 
 /** Waits until the app has the page (no-op for a page that is not the app). */
 export async function untilAppReady(page) {
-  await page
-    .waitForFunction(() => !document.getElementById('root') || window.tsAppReady === true, null, { timeout: 10_000 })
-    .catch(() => undefined);
+  // A page of the app that never says it is ready is a failure, not something to wait past.
+  await page.waitForFunction(() => !document.getElementById('root') || window.tsAppReady === true, null, { timeout: 10_000 });
 }
 
 /**
