@@ -364,8 +364,8 @@ async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Resul
     let txn = db.begin().await?;
     if let Some(existing) = find_by_email(&txn, &email).await.map_err(fail)? {
         let mut user: users::ActiveModel = existing.into();
-        user.role = Set("admin".to_owned());
-        user.status = Set("active".to_owned());
+        user.role = Set(users::Role::Admin);
+        user.status = Set(users::AccountStatus::Active);
         user.email_verified = Set(true);
         user.password_hash = Set(Some(hash));
         user.updated_at = Set(now);

@@ -77,6 +77,10 @@ pub async fn sweep(db: &DatabaseConnection, session_idle: chrono::Duration) -> R
     let now = Utc::now();
     let day_ago = now - chrono::Duration::days(1);
     let mut removed = end_dead_sessions(db, session_idle).await?;
+    // Signing keys retired long enough ago that nothing they signed is still valid.
+    removed += crate::oidc::keys::prune(db)
+        .await
+        .map_err(|err| sea_orm::DbErr::Custom(err.to_string()))?;
     removed += email_codes::Entity::delete_many()
         .filter(email_codes::Column::ExpiresAt.lt(day_ago))
         .exec(db)

@@ -16,8 +16,8 @@ pub struct Model {
     pub phone: String,
     /// Argon2id PHC string; `None` for accounts created through Google.
     pub password_hash: Option<String>,
-    pub role: String,
-    pub status: String,
+    pub role: Role,
+    pub status: AccountStatus,
     pub email_verified: bool,
     pub two_factor_enabled: bool,
     /// The authenticator secret (raw bytes in base32): set when enrolment starts, in use once
@@ -46,6 +46,56 @@ pub struct Model {
     pub theme: String,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+}
+
+/// Who the account is for: a platform's people, or the suite's admins. Stored as its name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum Role {
+    #[sea_orm(string_value = "career")]
+    Career,
+    #[sea_orm(string_value = "campus")]
+    Campus,
+    #[sea_orm(string_value = "hire")]
+    Hire,
+    #[sea_orm(string_value = "admin")]
+    Admin,
+}
+
+impl Role {
+    /// The stored and published name (`career`, `campus`, `hire`, `admin`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Career => "career",
+            Self::Campus => "campus",
+            Self::Hire => "hire",
+            Self::Admin => "admin",
+        }
+    }
+}
+
+/// Where the account stands: `pending` until the email is verified, then `active`;
+/// `suspended` when an admin blocks it. Stored as its name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum AccountStatus {
+    #[sea_orm(string_value = "pending")]
+    Pending,
+    #[sea_orm(string_value = "active")]
+    Active,
+    #[sea_orm(string_value = "suspended")]
+    Suspended,
+}
+
+impl AccountStatus {
+    /// The stored and published name (`pending`, `active`, `suspended`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Active => "active",
+            Self::Suspended => "suspended",
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

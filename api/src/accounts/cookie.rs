@@ -29,16 +29,18 @@ fn build(config: &Config, value: &str, max_age: i64) -> String {
 
 /// The session token of a request: the bearer header first, then the cookie.
 pub fn token_from_headers(headers: &axum::http::HeaderMap) -> Option<String> {
-    let bearer = headers
+    bearer(headers).or_else(|| read(headers, NAME))
+}
+
+/// The token of an `Authorization: Bearer …` header (RFC 6750; the scheme in any case).
+pub fn bearer(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(str::trim)
-        .filter(|t| !t.is_empty());
-    if let Some(token) = bearer {
-        return Some(token.to_owned());
-    }
-    read(headers, NAME)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
 }
 
 /// The value of the non-empty cookie `name` in a request, if any.

@@ -20,6 +20,7 @@ pub const NOT_YOURS: &str = "You can only delete your own account";
 ///
 /// # Errors
 /// 404 for an unknown or malformed id; 403 when the viewer is neither the owner nor an admin.
+#[tracing::instrument(skip_all)]
 pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let not_found = || Error::NotFound(USER_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;

@@ -2,7 +2,10 @@
 //! verify (with a try limit per code, and one per email across every code it was sent).
 
 use chrono::{Duration, Utc};
-use entity::{email_codes, users};
+use entity::{
+    email_codes,
+    users::{self, AccountStatus},
+};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
     sea_query::{Expr, ExprTrait},
@@ -66,6 +69,7 @@ pub struct VerifyCodeForm {
 /// # Errors
 /// Field errors; 429 within 60 s of the previous request for the same email, or past five
 /// codes an hour or ten a day.
+#[tracing::instrument(skip_all)]
 pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     // Kept per email, known or not, so the limits reveal nothing either.
@@ -98,7 +102,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
     let user = find_by_email(&state.db, &email).await?;
     let waiting = user
         .as_ref()
-        .filter(|u| !u.email_verified && u.status != "suspended");
+        .filter(|u| !u.email_verified && u.status != AccountStatus::Suspended);
     let code = tokens::six_digit_code();
     let now = Utc::now();
     let name = waiting.map_or("", |u| u.name.as_str());
@@ -143,6 +147,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
 /// # Errors
 /// Field errors; 400 'Invalid OTP'; 410 when expired; 429 once five wrong tries killed the
 /// code, or after ten wrong codes for the email in a day.
+#[tracing::instrument(skip_all)]
 pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo) -> Result<SignedIn> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
@@ -213,20 +218,16 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
     if verified.rows_affected == 0 {
         return Err(invalid());
     }
-    let status = if user.status == "suspended" {
-        "suspended"
-    } else {
-        "active"
-    };
+    let status = super::verified_status(user.status);
     let mut active: users::ActiveModel = user.into();
     active.email_verified = Set(true);
-    active.status = Set(status.to_owned());
+    active.status = Set(status);
     active.updated_at = Set(Utc::now());
     let user = active.update(&txn).await?;
     rate_limit::clear(&txn, &wrong_key).await?;
-    if user.status == "suspended" {
+    if let Err(suspended) = super::ensure_can_sign_in(&user) {
         txn.commit().await?;
-        return Err(Error::Forbidden(super::login::SUSPENDED.to_owned()));
+        return Err(suspended);
     }
     Event::new(Kind::EmailVerified, Some(user.id), client)
         .record(&txn)

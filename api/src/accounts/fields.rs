@@ -69,22 +69,8 @@ impl Role {
         }
     }
 
-    pub fn from_stored(value: &str) -> Self {
-        match value {
-            "campus" => Self::Campus,
-            "hire" => Self::Hire,
-            "admin" => Self::Admin,
-            _ => Self::Career,
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Career => "career",
-            Self::Campus => "campus",
-            Self::Hire => "hire",
-            Self::Admin => "admin",
-        }
+        entity::users::Role::from(self).as_str()
     }
 
     /// The label of the name field for this role, as the register screen shows it.
@@ -93,6 +79,17 @@ impl Role {
             Self::Campus => "Institute Name",
             Self::Hire => "Organization Name",
             Self::Career | Self::Admin => "Full Name",
+        }
+    }
+}
+
+impl From<Role> for entity::users::Role {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Career => Self::Career,
+            Role::Campus => Self::Campus,
+            Role::Hire => Self::Hire,
+            Role::Admin => Self::Admin,
         }
     }
 }

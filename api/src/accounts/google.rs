@@ -11,9 +11,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, Tran
 
 use super::{
     fields::{Email, MAX_NAME, Role},
-    find_by_email,
-    login::SUSPENDED,
-    sessions, tokens,
+    find_by_email, sessions, tokens,
     two_factor::{self, SignInStep},
 };
 use crate::{
@@ -129,11 +127,7 @@ async fn link(
             .exec(&txn)
             .await?;
     }
-    let status = if user.status == "pending" {
-        "active".to_owned()
-    } else {
-        user.status.clone()
-    };
+    let status = super::verified_status(user.status);
     let mut linked: users::ActiveModel = user.into();
     linked.google_sub = Set(Some(who.sub.clone()));
     linked.email_verified = Set(true);
@@ -165,15 +159,14 @@ async fn link(
 }
 
 async fn sign_in(state: &AppState, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
-    if user.status == "suspended" {
-        return Err(Error::Forbidden(SUSPENDED.to_owned()));
-    }
+    super::ensure_can_sign_in(&user)?;
     two_factor::sign_in_or_challenge(state, user, "google", client).await
 }
 
 /// # Errors
 /// 401 'Invalid Google token' (also for a token already used); 404 when no account has this
 /// identity or email.
+#[tracing::instrument(skip_all)]
 pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignInStep> {
     let who = identity(state, form.id_token.as_deref()).await?;
     let user = existing(state, &who, client)
@@ -186,6 +179,7 @@ pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo)
 ///
 /// # Errors
 /// 401 'Invalid Google token'; 400 for a role other than career, campus or hire.
+#[tracing::instrument(skip_all)]
 pub async fn register(
     state: &AppState,
     form: GoogleRegisterForm,

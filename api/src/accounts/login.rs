@@ -133,6 +133,7 @@ impl Throttle {
 /// # Errors
 /// Field errors; 401 'Invalid email or password'; 403 when the email is not verified (only
 /// once the password is right); 429 while a throttle's delay runs; 503 when hashing is full.
+#[tracing::instrument(skip_all)]
 pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Result<SignInStep> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
@@ -166,9 +167,7 @@ pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Re
     } else {
         throttle.succeeded(state).await?;
     }
-    if user.status == "suspended" {
-        return Err(Error::Forbidden(SUSPENDED.to_owned()));
-    }
+    super::ensure_can_sign_in(&user)?;
     if !user.email_verified {
         return Err(Error::EmailNotVerified);
     }

@@ -21,7 +21,7 @@ pub mod tokens;
 pub mod two_factor;
 
 use chrono::Utc;
-use entity::users;
+use entity::users::{self, AccountStatus};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use uuid::Uuid;
 
@@ -39,8 +39,12 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
         country_code: Set(String::new()),
         phone: Set(String::new()),
         password_hash: Set(None),
-        role: Set(role.as_str().to_owned()),
-        status: Set(if verified { "active" } else { "pending" }.to_owned()),
+        role: Set(role.into()),
+        status: Set(if verified {
+            AccountStatus::Active
+        } else {
+            AccountStatus::Pending
+        }),
         email_verified: Set(verified),
         two_factor_enabled: Set(false),
         totp_secret: Set(None),
@@ -53,6 +57,25 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
         created_at: Set(now),
         updated_at: Set(now),
         ..Default::default()
+    }
+}
+
+/// # Errors
+/// 403 'This account has been suspended': the one rule every way in checks once the person
+/// is proven (password, code, Google, a second factor).
+pub fn ensure_can_sign_in(user: &users::Model) -> Result<()> {
+    if user.status == AccountStatus::Suspended {
+        return Err(crate::error::Error::Forbidden(login::SUSPENDED.to_owned()));
+    }
+    Ok(())
+}
+
+/// The status of an account whose email was just proven: pending becomes active, a
+/// suspension stays.
+pub fn verified_status(status: AccountStatus) -> AccountStatus {
+    match status {
+        AccountStatus::Pending => AccountStatus::Active,
+        other => other,
     }
 }
 

@@ -38,6 +38,7 @@ pub struct ChangePasswordForm {
 /// # Errors
 /// Field errors (the reset rule's texts for the new password, "Current password is incorrect");
 /// 429 while the sign-in throttle holds; 503 when hashing is full.
+#[tracing::instrument(skip_all)]
 pub async fn change(
     state: &AppState,
     viewer: &Viewer,

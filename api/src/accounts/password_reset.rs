@@ -1,7 +1,10 @@
 //! Forgot password (a mailed, single-use link) and reset (which ends every session).
 
 use chrono::{Duration, Utc};
-use entity::{email_codes, password_reset_tokens, users};
+use entity::{
+    email_codes, password_reset_tokens,
+    users::{self, AccountStatus},
+};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
 };
@@ -44,6 +47,7 @@ pub struct ResetForm {
 ///
 /// # Errors
 /// Field errors; 429 past five requests for one email in fifteen minutes.
+#[tracing::instrument(skip_all)]
 pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     let key = format!("forgot:{}", state.keys.keyed_hash(&[email.as_str()]));
@@ -51,7 +55,7 @@ pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> 
 
     let user = find_by_email(&state.db, &email)
         .await?
-        .filter(|user| user.status != "suspended");
+        .filter(|user| user.status != AccountStatus::Suspended);
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &state.config.platforms.main;
@@ -100,6 +104,7 @@ pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> 
 ///
 /// # Errors
 /// The reset password rule; 400 'Reset link is invalid'; 410 'Reset link has expired'.
+#[tracing::instrument(skip_all)]
 pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
     let password =
         Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
@@ -135,11 +140,7 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
     if used.rows_affected == 0 {
         return Err(invalid());
     }
-    let status = if user.status == "pending" {
-        "active".to_owned()
-    } else {
-        user.status.clone()
-    };
+    let status = super::verified_status(user.status);
     let mut active: users::ActiveModel = user.into();
     active.password_hash = Set(Some(password_hash));
     active.email_verified = Set(true);

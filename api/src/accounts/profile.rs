@@ -68,6 +68,7 @@ pub struct ProfileForm {
 ///
 /// # Errors
 /// Field errors for every invalid field at once, keyed by JSON path (`social.github`).
+#[tracing::instrument(skip_all)]
 pub async fn update(
     db: &impl sea_orm::ConnectionTrait,
     viewer: Viewer,

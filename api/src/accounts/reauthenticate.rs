@@ -39,6 +39,7 @@ pub struct ReauthenticateForm {
 /// # Errors
 /// Field errors ('Password is incorrect', 'Invalid code', or neither given); 429 while a
 /// throttle holds; 503 when hashing is full.
+#[tracing::instrument(skip_all)]
 pub async fn reauthenticate(
     state: &AppState,
     viewer: &Viewer,

@@ -32,6 +32,7 @@ pub struct RegisterForm {
 /// # Errors
 /// Field errors with SPEC.md's texts; 409 when the email is taken (the unique index decides,
 /// so two simultaneous registrations give one account and one conflict).
+#[tracing::instrument(skip_all)]
 pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo) -> Result<users::Model> {
     let mut errors = FieldErrors::new();
     let role = Role::parse_selectable(form.role.as_deref());
@@ -60,7 +61,7 @@ pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo)
     match user.insert(&txn).await {
         Ok(user) => {
             Event::new(Kind::Registered, Some(user.id), client)
-                .detail(user.role.clone())
+                .detail(user.role.as_str())
                 .record(&txn)
                 .await?;
             txn.commit().await?;

@@ -41,7 +41,7 @@ pub struct Viewer {
 
 impl Viewer {
     pub fn is_admin(&self) -> bool {
-        self.user.role == "admin"
+        self.user.role == users::Role::Admin
     }
 
     /// # Errors
@@ -60,6 +60,7 @@ impl Viewer {
 ///
 /// # Errors
 /// On a database failure.
+#[tracing::instrument(skip_all)]
 pub async fn start(
     state: &AppState,
     db: &impl ConnectionTrait,
@@ -82,7 +83,7 @@ pub async fn start(
     .await?;
     let token = state
         .keys
-        .issue(user.id, session.id, &user.role, now, expires_at)
+        .issue(user.id, session.id, user.role.as_str(), now, expires_at)
         .context("could not sign the session token")
         .map_err(Error::internal)?;
     Ok(SignedIn { user, token })
@@ -117,7 +118,9 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
 /// account not suspended. The one rule for browser sessions and the provider's tokens alike.
 pub fn is_live(config: &Config, session: &sessions::Model, user: &users::Model, now: DateTime<Utc>) -> bool {
     let last_seen = session.last_seen_at.unwrap_or(session.created_at);
-    session.expires_at > now && last_seen + config.session_idle > now && user.status != "suspended"
+    session.expires_at > now
+        && last_seen + config.session_idle > now
+        && user.status != users::AccountStatus::Suspended
 }
 
 /// Records that the session was used now (at most once a minute, so reading rarely writes).
@@ -174,6 +177,7 @@ pub async fn optional(state: &AppState, token: Option<&str>) -> Result<Option<Vi
 ///
 /// # Errors
 /// On a database failure.
+#[tracing::instrument(skip_all)]
 pub async fn end(state: &AppState, token: Option<&str>) -> Result<Option<Uuid>> {
     let Some(claims) = token.and_then(|t| state.keys.decode(t)) else {
         return Ok(None);
@@ -296,6 +300,7 @@ pub const SESSION_NOT_FOUND: &str = "Session not found";
 ///
 /// # Errors
 /// 404 for an id that is not one of the viewer's sessions.
+#[tracing::instrument(skip_all)]
 pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
     let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;

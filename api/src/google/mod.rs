@@ -21,7 +21,6 @@ use crate::{
 };
 
 pub const INVALID_TOKEN: &str = "Invalid Google token";
-pub const NOT_CONFIGURED: &str = "Google sign-in is not available right now";
 /// A key set older than this is fetched again on next use.
 const JWKS_TTL: Duration = Duration::from_secs(3600);
 /// An unknown `kid` triggers a fetch at most this often.

@@ -94,8 +94,8 @@ impl From<users::Model> for User {
             bio: u.bio,
             website: u.website,
             born: u.born.map(|d| d.format("%Y-%m-%d").to_string()),
-            role: u.role,
-            status: u.status,
+            role: u.role.as_str().to_owned(),
+            status: u.status.as_str().to_owned(),
             email_verified: u.email_verified,
             two_factor_enabled: u.two_factor_enabled,
             social: Social {

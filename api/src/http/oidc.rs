@@ -22,9 +22,10 @@ use crate::{
     client::{Caller, ClientInfo},
     oidc::{
         OAuthError, ProviderExtras, SCOPES,
-        authorize::{self, AuthorizeQuery, ConsentForm, LogoutQuery},
+        authorize::{self, AuthorizeQuery, ConsentForm},
         clients::{self, Client},
         keys,
+        logout::{self, LogoutQuery},
         token::{self, TokenForm},
     },
     state::AppState,
@@ -251,14 +252,6 @@ async fn token_endpoint(
     }
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    value
-        .strip_prefix("Bearer ")
-        .or_else(|| value.strip_prefix("bearer "))
-        .map(|t| t.trim().to_owned())
-}
-
 async fn answer_userinfo(state: &AppState, access: Option<String>) -> Response {
     match token::userinfo(state, access.as_deref()).await {
         Ok(claims) => no_store(Json(claims).into_response()),
@@ -267,7 +260,7 @@ async fn answer_userinfo(state: &AppState, access: Option<String>) -> Response {
 }
 
 async fn userinfo_get(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    answer_userinfo(&state, bearer(&headers)).await
+    answer_userinfo(&state, crate::accounts::cookie::bearer(&headers)).await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -281,7 +274,7 @@ async fn userinfo_post(
     form: Result<Form<UserinfoForm>, FormRejection>,
 ) -> Response {
     let from_body = form.ok().and_then(|Form(f)| f.access_token);
-    answer_userinfo(&state, bearer(&headers).or(from_body)).await
+    answer_userinfo(&state, crate::accounts::cookie::bearer(&headers).or(from_body)).await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -322,7 +315,7 @@ async fn logout(
     query: Result<Query<LogoutQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let query = query.map(|Query(q)| q).unwrap_or_default();
-    authorize::logout(&state, &caller, query, false).await
+    logout::logout(&state, &caller, query, false).await
 }
 
 /// `POST /oauth2/logout`: a client's form (OpenID Connect lets it POST), or the answer of the
@@ -338,9 +331,9 @@ async fn logout_post(
     };
     let confirmed = form.confirm.as_deref() == Some("yes");
     if confirmed && !authorize::from_own_page(&state, &headers) {
-        return authorize::refused_form(&state);
+        return crate::oidc::pages::refused_form(&state);
     }
-    authorize::logout(&state, &caller, form, confirmed).await
+    logout::logout(&state, &caller, form, confirmed).await
 }
 
 /// `POST /oauth2/authorize`: OpenID Connect Core 3.1.2.1 lets a client send the request as a

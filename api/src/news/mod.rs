@@ -140,6 +140,7 @@ pub async fn get(state: &AppState, viewer_is_admin: bool, id: &str) -> Result<It
 
 /// # Errors
 /// 403 for a non-admin; field errors.
+#[tracing::instrument(skip_all)]
 pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &ClientInfo) -> Result<Item> {
     require_admin(viewer)?;
     let mut errors = FieldErrors::new();
@@ -176,6 +177,7 @@ pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &
 
 /// # Errors
 /// 403 for a non-admin; 404 for an unknown id; field errors.
+#[tracing::instrument(skip_all)]
 pub async fn update(
     state: &AppState,
     viewer: &Viewer,
@@ -227,6 +229,7 @@ pub async fn update(
 
 /// # Errors
 /// 403 for a non-admin; 404 for an unknown id.
+#[tracing::instrument(skip_all)]
 pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     require_admin(viewer)?;
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
@@ -238,7 +241,8 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &Client
     admin_action(state, viewer, Kind::NewsDeleted, id, client).await
 }
 
-/// Admin actions go to the audit log, naming the item.
+/// After a write: the audit log names the item, and this instance's rendered public feed is
+/// emptied so its next reader sees the change (another instance's within its second).
 async fn admin_action(
     state: &AppState,
     viewer: &Viewer,
@@ -246,6 +250,7 @@ async fn admin_action(
     id: Uuid,
     client: &ClientInfo,
 ) -> Result<()> {
+    state.public_feed.clear();
     Event::new(kind, None, client)
         .by(viewer.user.id)
         .detail(format!("news {id}"))

@@ -135,6 +135,7 @@ fn public_target(uri: &str) -> Result<()> {
 ///
 /// # Errors
 /// 400 for a missing name, no redirect URI or a URI that is not allowed.
+#[tracing::instrument(skip_all)]
 pub async fn create(
     db: &impl ConnectionTrait,
     new: NewClient,

@@ -109,6 +109,7 @@ impl Vault {
 /// # Errors
 /// A key that no configured key-encryption key opens (the process must not start without
 /// its signing keys); a database failure.
+#[tracing::instrument(skip_all)]
 pub async fn reseal_all(db: &impl ConnectionTrait, vault: &Vault) -> Result<u64> {
     let mut resealed = 0;
     for row in signing_keys::Entity::find().all(db).await? {
@@ -260,6 +261,7 @@ pub async fn published(db: &impl ConnectionTrait, vault: &Vault) -> Result<CoreJ
 ///
 /// # Errors
 /// On a database failure.
+#[tracing::instrument(skip_all)]
 pub async fn rotate(db: &impl ConnectionTrait, vault: &Vault) -> Result<Vec<String>> {
     let now = Utc::now();
     signing_keys::Entity::update_many()

@@ -10,6 +10,8 @@ pub mod authorize;
 pub mod backchannel;
 pub mod clients;
 pub mod keys;
+pub mod logout;
+pub mod pages;
 pub mod token;
 
 use axum::{

@@ -3,7 +3,10 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use entity::{oauth_codes, oauth_tokens, sessions, users};
+use entity::{
+    oauth_codes, oauth_tokens, sessions,
+    users::{self, AccountStatus},
+};
 use openidconnect::{
     AccessToken, Audience, AuthorizationCode, EndUserEmail, EndUserName, IdToken, IdTokenClaims, IssuerUrl,
     LocalizedClaim, Nonce, StandardClaims, SubjectIdentifier, UserInfoClaims,
@@ -112,6 +115,7 @@ async fn delete_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), O
 ///
 /// # Errors
 /// The OAuth errors of RFC 6749 section 5.2.
+#[tracing::instrument(skip_all)]
 pub async fn exchange(
     state: &AppState,
     client: &Client,
@@ -346,7 +350,7 @@ async fn issue(
     let user = users::Entity::find_by_id(grant.user_id)
         .one(&state.db)
         .await?
-        .filter(|u| u.status != "suspended")
+        .filter(|u| u.status != AccountStatus::Suspended)
         .ok_or_else(|| OAuthError::invalid_grant("The account is not available"))?;
     let now = Utc::now();
     let access = new_token();
@@ -413,7 +417,7 @@ async fn id_token(
 ) -> Result<String, OAuthError> {
     let now = Utc::now();
     let extra = TalentClaims {
-        talent_role: Some(user.role.clone()),
+        talent_role: Some(user.role.as_str().to_owned()),
         sid: Some(grant.session_id.to_string()),
     };
     let claims = IdTokenClaims::new(
@@ -456,6 +460,7 @@ async fn id_token(
 ///
 /// # Errors
 /// `invalid_token` (401) for a missing, unknown, expired or revoked token.
+#[tracing::instrument(skip_all)]
 pub async fn userinfo(
     state: &AppState,
     access: Option<&str>,
@@ -474,7 +479,7 @@ pub async fn userinfo(
         .await?
         .ok_or_else(OAuthError::invalid_token)?;
     let extra = TalentClaims {
-        talent_role: Some(user.role.clone()),
+        talent_role: Some(user.role.as_str().to_owned()),
         sid: None,
     };
     Ok(UserInfoClaims::new(standard_claims(&user, &token.scope), extra))
@@ -486,6 +491,7 @@ pub async fn userinfo(
 ///
 /// # Errors
 /// `unauthorized_client` (400) for another client's token; a database failure.
+#[tracing::instrument(skip_all)]
 pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<(), OAuthError> {
     let Some(row) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(token))
         .one(&state.db)

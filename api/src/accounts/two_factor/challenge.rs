@@ -1,0 +1,171 @@
+//! The second step of a sign-in: a proven first factor earns a challenge, and the challenge
+//! and a code earn the session.
+
+use chrono::Utc;
+use entity::{two_factor_challenges, users};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_query::Expr};
+
+use super::super::{
+    fields::Email,
+    login::Throttle,
+    sessions::{self, SignedIn},
+    tokens,
+};
+use super::{
+    AccountCap, CHALLENGE_EXPIRED, CHALLENGE_LIFETIME, CHALLENGE_REQUIRED, CODE_REQUIRED, ChallengeForm,
+    INVALID_CODE, MAX_WRONG_CODES, Redeemed, SignInStep, TOO_MANY_CODES, redeem, unused_recovery_codes,
+};
+use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
+    error::{Error, FieldErrors, Result},
+    state::AppState,
+};
+
+/// A session for `user`, or a challenge when two-factor is on. `method` says how the first
+/// factor was proven ("password" or "google").
+///
+/// # Errors
+/// On a database failure.
+#[tracing::instrument(skip_all)]
+pub async fn sign_in_or_challenge(
+    state: &AppState,
+    user: users::Model,
+    method: &'static str,
+    client: &ClientInfo,
+) -> Result<SignInStep> {
+    if !user.two_factor_enabled {
+        let signed_in = sessions::start(state, &state.db, user, client).await?;
+        Event::new(Kind::SignIn, Some(signed_in.user.id), client)
+            .detail(method)
+            .record(&state.db)
+            .await?;
+        return Ok(SignInStep::Done(Box::new(signed_in)));
+    }
+    let challenge = tokens::random_token();
+    let now = Utc::now();
+    two_factor_challenges::ActiveModel {
+        token_hash: Set(tokens::sha256_hex(&challenge)),
+        user_id: Set(user.id),
+        method: Set(method.to_owned()),
+        failures: Set(0),
+        created_at: Set(now),
+        expires_at: Set(now + CHALLENGE_LIFETIME),
+    }
+    .insert(&state.db)
+    .await?;
+    Event::new(Kind::TwoFactorChallenged, Some(user.id), client)
+        .detail(method)
+        .record(&state.db)
+        .await?;
+    Ok(SignInStep::TwoFactor { challenge })
+}
+
+/// Completes a sign-in with the challenge and a code.
+///
+/// # Errors
+/// Field errors; 400 'Invalid code'; 410 for an unknown, used or expired challenge; 429 after
+/// five wrong codes for the challenge, or while the sign-in throttle holds; 403 for an account
+/// suspended meanwhile.
+#[tracing::instrument(skip_all)]
+pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo) -> Result<SignedIn> {
+    let mut errors = FieldErrors::new();
+    let challenge = form.challenge.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    let code = form.code.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    if challenge.is_none() {
+        errors.add("challenge", CHALLENGE_REQUIRED);
+    }
+    if code.is_none() {
+        errors.add("code", CODE_REQUIRED);
+    }
+    let (Some(challenge), Some(code)) = (challenge, code) else {
+        return Err(Error::Validation(errors));
+    };
+    let expired = || Error::Expired(CHALLENGE_EXPIRED.to_owned());
+    if challenge.len() > 128 || code.len() > 64 {
+        return Err(expired());
+    }
+    let key = tokens::sha256_hex(challenge);
+    let (pending, user) = two_factor_challenges::Entity::find_by_id(key.clone())
+        .find_also_related(users::Entity)
+        .one(&state.db)
+        .await?
+        .ok_or_else(expired)?;
+    let user = user.ok_or_else(expired)?;
+    if pending.expires_at <= Utc::now() {
+        return Err(expired());
+    }
+    if pending.failures >= MAX_WRONG_CODES {
+        return Err(Error::RateLimited {
+            message: TOO_MANY_CODES.to_owned(),
+            retry_after_secs: u64::try_from((pending.expires_at - Utc::now()).num_seconds().max(1))
+                .unwrap_or(1),
+        });
+    }
+    // The account's cap first: however many addresses and challenges a guesser uses, the
+    // account's wrong codes are counted in one place.
+    let cap = AccountCap::new(state, user.id);
+    let taken = cap.take(state, &user, client).await?;
+    // The challenge's own limit, claimed in the same statement that checks it, so parallel
+    // requests cannot pass it.
+    let claimed = two_factor_challenges::Entity::update_many()
+        .col_expr(
+            two_factor_challenges::Column::Failures,
+            sea_orm::sea_query::ExprTrait::add(Expr::col(two_factor_challenges::Column::Failures), 1),
+        )
+        .filter(two_factor_challenges::Column::TokenHash.eq(key.clone()))
+        .filter(two_factor_challenges::Column::Failures.lt(MAX_WRONG_CODES))
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected == 0 {
+        cap.give_back(state).await?;
+        return Err(Error::RateLimited {
+            message: TOO_MANY_CODES.to_owned(),
+            retry_after_secs: u64::try_from((pending.expires_at - Utc::now()).num_seconds().max(1))
+                .unwrap_or(1),
+        });
+    }
+    let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
+    let throttle = Throttle::new(state, &email, Some(user.id), client);
+    if let Err(err) = throttle.take(state).await {
+        cap.give_back(state).await?;
+        return Err(err);
+    }
+
+    let Some(redeemed) = redeem(state, &state.db, &user, code).await? else {
+        Event::new(Kind::SignInFailed, Some(user.id), client)
+            .detail("wrong two-factor code")
+            .record(&state.db)
+            .await?;
+        cap.wrong_code(state, &user, taken, client).await?;
+        return Err(Error::BadRequest(INVALID_CODE.to_owned()));
+    };
+    cap.give_back(state).await?;
+    // Single use: of two requests racing with the same challenge, one deletes it.
+    let used = two_factor_challenges::Entity::delete_by_id(key)
+        .exec(&state.db)
+        .await?;
+    if used.rows_affected == 0 {
+        return Err(expired());
+    }
+    throttle.succeeded(state).await?;
+    super::super::ensure_can_sign_in(&user)?;
+    if redeemed == Redeemed::Recovery {
+        let left = unused_recovery_codes(&state.db, user.id).await?;
+        Event::new(Kind::RecoveryCodeUsed, Some(user.id), client)
+            .detail(format!("{left} left"))
+            .record(&state.db)
+            .await?;
+    }
+    let signed_in = sessions::start(state, &state.db, user, client).await?;
+    let factor = if redeemed == Redeemed::Recovery {
+        "recovery code"
+    } else {
+        "authenticator code"
+    };
+    Event::new(Kind::SignIn, Some(signed_in.user.id), client)
+        .detail(format!("{} + {factor}", pending.method))
+        .record(&state.db)
+        .await?;
+    Ok(signed_in)
+}

@@ -1,0 +1,183 @@
+//! RP-initiated logout 1.0 (`GET|POST /oauth2/logout`): signs the browser out at once only
+//! with an ID token issued for its own session, otherwise after asking.
+
+use axum::{
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Redirect, Response},
+};
+use chrono::DateTime;
+use entity::sessions as session_rows;
+use openidconnect::{
+    IdToken, IssuerUrl, JsonWebKeySet, Nonce, NonceVerifier,
+    core::{
+        CoreGenderClaim, CoreIdTokenVerifier, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm,
+    },
+};
+use sea_orm::EntityTrait;
+use serde::Deserialize;
+use url::Url;
+
+use super::pages::{error_page, logout_confirmation, page};
+use super::{TalentClaims, backchannel, clients, keys};
+use crate::{
+    accounts::{cookie, sessions},
+    client::Caller,
+    html::escape,
+    state::AppState,
+};
+
+/// The query of `GET /oauth2/logout` (RP-initiated logout 1.0), or its form.
+#[derive(Debug, Default, Deserialize)]
+pub struct LogoutQuery {
+    pub id_token_hint: Option<String>,
+    pub client_id: Option<String>,
+    pub post_logout_redirect_uri: Option<String>,
+    pub state: Option<String>,
+    /// `yes` from the provider's own confirmation page.
+    pub confirm: Option<String>,
+}
+
+struct AnyNonce;
+
+impl NonceVerifier for AnyNonce {
+    fn verify(self, _nonce: Option<&Nonce>) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+type HintToken =
+    IdToken<TalentClaims, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
+
+/// What a valid `id_token_hint` says: the client it was issued to, whom, and which session.
+struct Hint {
+    client_id: String,
+    sub: String,
+    sid: Option<String>,
+}
+
+/// The claims of an `id_token_hint`, when it is one of ours (an expired one counts).
+async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
+    let token: HintToken = hint.parse().ok()?;
+    let payload = hint.split('.').nth(1)?;
+    let claims: serde_json::Value = serde_json::from_slice(
+        &base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, payload).ok()?,
+    )
+    .ok()?;
+    let audience = match &claims["aud"] {
+        serde_json::Value::String(a) => a.clone(),
+        serde_json::Value::Array(list) => list.first()?.as_str()?.to_owned(),
+        _ => return None,
+    };
+    let jwks: JsonWebKeySet<_> = keys::published(&state.db, &state.vault).await.ok()?;
+    let issuer = IssuerUrl::new(state.config.platforms.main.clone()).ok()?;
+    let issued_at = claims["iat"].as_i64()?;
+    let verifier =
+        CoreIdTokenVerifier::new_public_client(openidconnect::ClientId::new(audience.clone()), issuer, jwks)
+            .set_allowed_algs(vec![
+                CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
+                CoreJwsSigningAlgorithm::EdDsa,
+            ])
+            // A hint may have expired: the signature and issuer are what matter.
+            .set_time_fn(move || DateTime::from_timestamp(issued_at, 0).unwrap_or_default());
+    let verified = token.claims(&verifier, AnyNonce).ok()?;
+    Some(Hint {
+        client_id: audience,
+        sub: verified.subject().to_string(),
+        sid: verified.additional_claims().sid.clone(),
+    })
+}
+
+/// `GET|POST /oauth2/logout`: ends the Talent Suite session of this browser (its clients hear
+/// of it through back-channel logout) and returns to a registered post-logout URI.
+///
+/// Signing out at once needs an `id_token_hint` issued for this very session: any other
+/// request (no hint, or a hint for another session) gets a confirmation page first, so a link
+/// or an image on another site cannot sign a person out. `confirmed` is that page's answer.
+pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confirmed: bool) -> Response {
+    let hint = match query.id_token_hint.as_deref() {
+        Some(hint) => match read_hint(state, hint).await {
+            Some(hint) => Some(hint),
+            None => return error_page(state, "The sign-out link carries a token that is not ours."),
+        },
+        None => None,
+    };
+    let client_id = hint
+        .as_ref()
+        .map(|h| h.client_id.clone())
+        .or(query.client_id.clone());
+    let client = match client_id.as_deref() {
+        Some(id) => clients::find(&state.db, id).await.ok().flatten(),
+        None => None,
+    };
+    let destination = match (&query.post_logout_redirect_uri, &client) {
+        (Some(uri), Some(client)) if client.post_logout_redirect_uris.contains(uri) => Some(uri.clone()),
+        (Some(_), _) => {
+            return error_page(
+                state,
+                "The application asked to return to an address it has not registered.",
+            );
+        }
+        _ => None,
+    };
+
+    let viewer = match sessions::optional(state, caller.token.as_deref()).await {
+        Ok(viewer) => viewer,
+        Err(err) => return super::OAuthError::from(err).into_response(),
+    };
+    if let Some(viewer) = &viewer {
+        let hinted_this_session = hint.as_ref().is_some_and(|hint| {
+            hint.sub == viewer.user.id.to_string()
+                && hint
+                    .sid
+                    .as_deref()
+                    .is_none_or(|sid| sid == viewer.session_id.to_string())
+        });
+        if !hinted_this_session && !confirmed {
+            let name = client.as_ref().map(|c| c.name.clone());
+            return logout_confirmation(state, &query, client_id.as_deref(), name.as_deref());
+        }
+        if let Err(err) = end_browser_session(state, caller, viewer).await {
+            return super::OAuthError::from(err).into_response();
+        }
+    }
+    let mut response = match destination {
+        Some(uri) => {
+            let mut url = Url::parse(&uri).expect("registered URIs are URLs");
+            if let Some(client_state) = &query.state {
+                url.query_pairs_mut().append_pair("state", client_state);
+            }
+            Redirect::to(url.as_str()).into_response()
+        }
+        None => page(
+            state,
+            StatusCode::OK,
+            "You are signed out",
+            &format!(
+                "<p>You have been signed out of {app}.</p><p><a href=\"{home}\">Go to {app}</a></p>",
+                app = escape(&state.config.app_name),
+                home = escape(&state.config.platforms.main)
+            ),
+        ),
+    };
+    if let Ok(value) = HeaderValue::from_str(&cookie::clear(&state.config)) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}
+
+async fn end_browser_session(
+    state: &AppState,
+    caller: &Caller,
+    viewer: &sessions::Viewer,
+) -> crate::error::Result<()> {
+    backchannel::sessions_ending(&state.db, backchannel::session(viewer.session_id)).await?;
+    session_rows::Entity::delete_by_id(viewer.session_id)
+        .exec(&state.db)
+        .await?;
+    state.backchannel_ready.notify_one();
+    crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), &caller.client)
+        .detail("RP-initiated")
+        .record(&state.db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! The provider's own small HTML pages (errors, consent, the sign-out question): no script,
+//! a strict CSP, nothing cached.
+
+use axum::{
+    http::{HeaderValue, StatusCode, header},
+    response::{Html, IntoResponse, Response},
+};
+use url::Url;
+
+use super::{authorize::AuthorizeQuery, logout::LogoutQuery};
+use crate::{html::escape, state::AppState};
+
+/// A small page of the provider's own (errors, consent, signed out), no script.
+pub(super) fn page(state: &AppState, status: StatusCode, title: &str, body: &str) -> Response {
+    page_posting_to(state, status, title, body, None)
+}
+
+/// [`page`] whose form may end up at `client_origin` (the consent form redirects there, and
+/// browsers hold redirects after a form to its `form-action`).
+pub(super) fn page_posting_to(
+    state: &AppState,
+    status: StatusCode,
+    title: &str,
+    body: &str,
+    client_origin: Option<&str>,
+) -> Response {
+    let html = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{title} | {app}</title><meta name=\"robots\" content=\"noindex\"><style>\
+body{{margin:0;font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh}}\
+main{{max-width:28rem;margin:1rem;padding:2rem;border-radius:1rem;background:#1e293b}}h1{{margin-top:0;font-size:1.4rem}}\
+a{{color:#a5b4fc}}ul{{padding-left:1.2rem}}.row{{display:flex;gap:.75rem;margin-top:1.5rem}}\
+button{{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:.5rem;border:1px solid #94a3b8;background:transparent;color:#e2e8f0;cursor:pointer}}\
+button.primary{{background:#4338ca;border-color:#4338ca;color:#fff}}</style></head><body><main><h1>{title}</h1>{body}</main></body></html>",
+        title = escape(title),
+        app = escape(&state.config.app_name),
+    );
+    let mut response = (status, Html(html)).into_response();
+    let form_action = client_origin.map_or_else(|| "'self'".to_owned(), |origin| format!("'self' {origin}"));
+    let csp = format!(
+        "default-src 'none'; style-src 'unsafe-inline'; form-action {form_action}; frame-ancestors 'none'; base-uri 'none'"
+    );
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(csp) = HeaderValue::from_str(&csp) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    response
+}
+
+pub(super) fn error_page(state: &AppState, message: &str) -> Response {
+    page(
+        state,
+        StatusCode::BAD_REQUEST,
+        "This sign-in link is not valid",
+        &format!(
+            "<p>{}</p><p><a href=\"{}\">Go to {}</a></p>",
+            escape(message),
+            escape(&state.config.platforms.main),
+            escape(&state.config.app_name)
+        ),
+    )
+}
+
+fn scope_words(scope: &str) -> &'static str {
+    match scope {
+        "openid" => "Know who you are on Talent Suite (your account id and role)",
+        "email" => "See your email address",
+        _ => "See your name",
+    }
+}
+
+pub(super) fn consent_page(
+    state: &AppState,
+    client_name: &str,
+    scopes: &[&str],
+    query: &AuthorizeQuery,
+    redirect_uri: &str,
+) -> Response {
+    let items: String = scopes
+        .iter()
+        .map(|s| format!("<li>{}</li>", escape(scope_words(s))))
+        .collect();
+    let hidden: String = query
+        .pairs()
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+                escape(value)
+            )
+        })
+        .collect();
+    let body = format!(
+        "<p><strong>{client}</strong> wants to use your {app} account to sign you in. It will be able to:</p><ul>{items}</ul>\
+<form method=\"post\" action=\"/oauth2/authorize/consent\">{hidden}\
+<div class=\"row\"><button class=\"primary\" type=\"submit\" name=\"decision\" value=\"allow\">Allow</button>\
+<button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button></div></form>\
+<p><small>You can take this back at any time on your Security page.</small></p>",
+        client = escape(client_name),
+        app = escape(&state.config.app_name),
+    );
+    let origin = Url::parse(redirect_uri)
+        .ok()
+        .map(|u| u.origin().ascii_serialization());
+    page_posting_to(
+        state,
+        StatusCode::OK,
+        &format!("Allow {client_name}?"),
+        &body,
+        origin.as_deref(),
+    )
+}
+
+/// "Sign out of Talent Suite?", posting the request back to itself with `confirm=yes`.
+pub(super) fn logout_confirmation(
+    state: &AppState,
+    query: &LogoutQuery,
+    client_id: Option<&str>,
+    client_name: Option<&str>,
+) -> Response {
+    let mut fields = vec![("confirm", "yes".to_owned())];
+    if let Some(id) = client_id {
+        fields.push(("client_id", id.to_owned()));
+    }
+    if let Some(uri) = &query.post_logout_redirect_uri {
+        fields.push(("post_logout_redirect_uri", uri.clone()));
+    }
+    if let Some(client_state) = &query.state {
+        fields.push(("state", client_state.clone()));
+    }
+    let hidden: String = fields
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+                escape(value)
+            )
+        })
+        .collect();
+    let asked_by = client_name.map_or_else(String::new, |name| {
+        format!("<p><strong>{}</strong> asked to sign you out.</p>", escape(name))
+    });
+    let body = format!(
+        "{asked_by}<p>Do you want to sign out of {app} on this browser?</p>\
+<form method=\"post\" action=\"/oauth2/logout\">{hidden}\
+<div class=\"row\"><button class=\"primary\" type=\"submit\">Sign out</button>\
+<a href=\"{home}\">Stay signed in</a></div></form>",
+        app = escape(&state.config.app_name),
+        home = escape(&state.config.platforms.main),
+    );
+    let origin = query
+        .post_logout_redirect_uri
+        .as_deref()
+        .and_then(|uri| Url::parse(uri).ok())
+        .map(|u| u.origin().ascii_serialization());
+    page_posting_to(
+        state,
+        StatusCode::OK,
+        &format!("Sign out of {}?", state.config.app_name),
+        &body,
+        origin.as_deref(),
+    )
+}
+
+/// The page a form from elsewhere gets.
+pub fn refused_form(state: &AppState) -> Response {
+    page(
+        state,
+        StatusCode::FORBIDDEN,
+        "Request refused",
+        "<p>This form can only be sent from its own page.</p>",
+    )
+}
