@@ -10,6 +10,19 @@ use url::Url;
 use super::{authorize::AuthorizeQuery, logout::LogoutQuery};
 use crate::{html::escape, state::AppState};
 
+/// A form's request carried on as hidden fields, escaped.
+fn hidden_fields(fields: &[(&str, String)]) -> String {
+    fields
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+                escape(value)
+            )
+        })
+        .collect()
+}
+
 /// A small page of the provider's own (errors, consent, signed out), no script.
 pub(super) fn page(state: &AppState, status: StatusCode, title: &str, body: &str) -> Response {
     page_posting_to(state, status, title, body, None)
@@ -81,16 +94,7 @@ pub(super) fn consent_page(
         .iter()
         .map(|s| format!("<li>{}</li>", escape(scope_words(s))))
         .collect();
-    let hidden: String = query
-        .pairs()
-        .iter()
-        .map(|(name, value)| {
-            format!(
-                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
-                escape(value)
-            )
-        })
-        .collect();
+    let hidden = hidden_fields(&query.pairs());
     let body = format!(
         "<p><strong>{client}</strong> wants to use your {app} account to sign you in. It will be able to:</p><ul>{items}</ul>\
 <form method=\"post\" action=\"/oauth2/authorize/consent\">{hidden}\
@@ -129,15 +133,7 @@ pub(super) fn logout_confirmation(
     if let Some(client_state) = &query.state {
         fields.push(("state", client_state.clone()));
     }
-    let hidden: String = fields
-        .iter()
-        .map(|(name, value)| {
-            format!(
-                "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
-                escape(value)
-            )
-        })
-        .collect();
+    let hidden = hidden_fields(&fields);
     let asked_by = client_name.map_or_else(String::new, |name| {
         format!("<p><strong>{}</strong> asked to sign you out.</p>", escape(name))
     });

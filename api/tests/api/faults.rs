@@ -35,18 +35,8 @@ impl ServerProcess {
             .arg("serve")
             .current_dir(dir.path())
             .env_clear()
-            .envs([
-                ("APP_ENV", "local"),
-                ("APP_NAME", "Talent Suite"),
-                ("JWT_SECRET", "test-secret-test-secret-test-secret"),
-                ("MAIN_PLATFORM_URL", "http://main.test"),
-                ("HIRE_PLATFORM_URL", "http://hire.test"),
-                ("CAMPUS_PLATFORM_URL", "http://campus.test"),
-                ("CAREER_PLATFORM_URL", "http://career.test"),
-                ("CLIENT_DIST_DIR", "/nonexistent-test-dist"),
-                ("RATE_LIMIT_PER_IP", "0"),
-                ("RUST_LOG", "error"),
-            ])
+            .envs(crate::helpers::LOCAL_ENV)
+            .envs([("RATE_LIMIT_PER_IP", "0"), ("RUST_LOG", "error")])
             .env("BIND_ADDR", format!("127.0.0.1:{port}"))
             .env("DATABASE_URL", database_url)
             .envs(extra.iter().copied())

@@ -211,22 +211,13 @@ async fn the_log_names_the_route_and_never_the_token_in_a_path() {
         .arg("serve")
         .current_dir(dir.path())
         .env_clear()
-        .envs([
-            ("APP_ENV", "local"),
-            ("APP_NAME", "Talent Suite"),
-            ("JWT_SECRET", "test-secret-test-secret-test-secret"),
-            ("MAIN_PLATFORM_URL", "http://main.test"),
-            ("HIRE_PLATFORM_URL", "http://hire.test"),
-            ("CAMPUS_PLATFORM_URL", "http://campus.test"),
-            ("CAREER_PLATFORM_URL", "http://career.test"),
-            ("CLIENT_DIST_DIR", "/nonexistent-test-dist"),
-            (
-                "DATABASE_URL",
-                &format!("sqlite://{}/log.db?mode=rwc", dir.path().display()),
-            ),
-            ("BIND_ADDR", &format!("127.0.0.1:{port}")),
-            ("RUST_LOG", "info,tower_http=debug"),
-        ])
+        .envs(crate::helpers::LOCAL_ENV)
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}/log.db?mode=rwc", dir.path().display()),
+        )
+        .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+        .env("RUST_LOG", "info,tower_http=debug")
         .stdout(std::fs::File::create(&log).unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()

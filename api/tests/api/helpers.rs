@@ -443,6 +443,19 @@ impl Builder {
     }
 }
 
+/// The settings of a local server run as its binary (the fault tests, the CLI, the log test).
+pub const LOCAL_ENV: [(&str, &str); 9] = [
+    ("APP_ENV", "local"),
+    ("APP_NAME", "Talent Suite"),
+    ("JWT_SECRET", "test-secret-test-secret-test-secret"),
+    ("KEY_ENCRYPTION_KEY", TEST_KEY_ENCRYPTION_KEY),
+    ("MAIN_PLATFORM_URL", "http://main.test"),
+    ("HIRE_PLATFORM_URL", "http://hire.test"),
+    ("CAMPUS_PLATFORM_URL", "http://campus.test"),
+    ("CAREER_PLATFORM_URL", "http://career.test"),
+    ("CLIENT_DIST_DIR", "/nonexistent-test-dist"),
+];
+
 /// The vault the test servers seal their signing keys with.
 pub fn vault() -> api::oidc::keys::Vault {
     let key = hex::decode(TEST_KEY_ENCRYPTION_KEY).unwrap();

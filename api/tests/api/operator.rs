@@ -16,17 +16,8 @@ fn operator(database_url: &str, args: &[&str], extra: &[(&str, &str)]) -> (bool,
         .args(args)
         .current_dir(dir.path())
         .env_clear()
-        .envs([
-            ("APP_ENV", "local"),
-            ("APP_NAME", "Talent Suite"),
-            ("JWT_SECRET", "test-secret-test-secret-test-secret"),
-            ("KEY_ENCRYPTION_KEY", crate::helpers::TEST_KEY_ENCRYPTION_KEY),
-            ("MAIN_PLATFORM_URL", "http://main.test"),
-            ("HIRE_PLATFORM_URL", "http://hire.test"),
-            ("CAMPUS_PLATFORM_URL", "http://campus.test"),
-            ("CAREER_PLATFORM_URL", "http://career.test"),
-            ("DATABASE_URL", database_url),
-        ])
+        .envs(crate::helpers::LOCAL_ENV)
+        .env("DATABASE_URL", database_url)
         .envs(extra.iter().copied())
         .output()
         .unwrap();

@@ -8,17 +8,8 @@ use serde_json::{Value, json};
 
 use crate::{
     helpers::{PASSWORD, TestApp, json_of},
-    two_factor::{app_code, enrolled},
+    two_factor::{app_code, enrolled, wrong_code},
 };
-
-/// A six-digit code that none of the steps around now accepts.
-fn wrong_code(secret: &str) -> String {
-    let valid: Vec<String> = (-2..=2).map(|s| app_code(secret, s)).collect();
-    (0..1_000_000)
-        .map(|n| format!("{n:06}"))
-        .find(|c| !valid.contains(c))
-        .unwrap()
-}
 
 /// A password sign-in from `address` (any of 127.0.0.0/8): the challenge it earned.
 async fn challenge_from(app: &TestApp, address: &str, email: &str) -> String {

@@ -154,6 +154,27 @@ impl Rp {
     }
 }
 
+/// A client's back-channel logout endpoint on `port` (0: any free one) at `/backchannel`,
+/// recording every body it receives; its port and what it received.
+async fn backchannel_receiver(port: u16) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let received: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = received.clone();
+    let router = axum::Router::new().route(
+        "/backchannel",
+        axum::routing::post(move |body: String| {
+            let sink = sink.clone();
+            async move {
+                sink.lock().unwrap().push(body);
+                "ok"
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (port, received)
+}
+
 /// Follows the provider's redirect and returns the query of where it sends the browser.
 async fn visit(browser: &reqwest::Client, url: &str) -> (StatusCode, Option<Url>) {
     let response = browser.get(url).send().await.unwrap();
@@ -405,15 +426,7 @@ sso_test! {
 sso_test! {
     async fn rp_initiated_logout_ends_the_session_and_notifies_clients_by_back_channel(app) {
         // A client's back-channel endpoint that records what it receives.
-        let received: Arc<Mutex<Vec<String>>> = Arc::default();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let sink = received.clone();
-        let router = axum::Router::new().route("/backchannel", axum::routing::post(move |body: String| {
-            let sink = sink.clone();
-            async move { sink.lock().unwrap().push(body); "ok" }
-        }));
-        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        let (port, received) = backchannel_receiver(0).await;
 
         let rp = Rp::register(&app, NewClient {
             name: "Career".to_owned(),
@@ -675,14 +688,7 @@ sso_test! {
         assert_eq!(app.count("SELECT COUNT(*) FROM backchannel_logouts").await, 1, "queued while the client is down");
 
         // The client comes back: the notice arrives, once, and leaves the queue.
-        let received: Arc<Mutex<Vec<String>>> = Arc::default();
-        let sink = received.clone();
-        let router = axum::Router::new().route("/backchannel", axum::routing::post(move |body: String| {
-            let sink = sink.clone();
-            async move { sink.lock().unwrap().push(body); "ok" }
-        }));
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
-        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        let (_, received) = backchannel_receiver(port).await;
         for _ in 0..150 {
             if !received.lock().unwrap().is_empty() { break; }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
@@ -970,24 +976,10 @@ async fn outside_local_back_channel_logout_goes_only_to_public_addresses() {
 
     // A name that resolves to this machine at send time (registered before it did): refused
     // then too, and nothing reaches the address.
-    let received: Arc<Mutex<Vec<String>>> = Arc::default();
-    let sink = received.clone();
-    let router = axum::Router::new().route(
-        "/bc",
-        axum::routing::post(move |body: String| {
-            let sink = sink.clone();
-            async move {
-                sink.lock().unwrap().push(body);
-                "ok"
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let (port, received) = backchannel_receiver(0).await;
     let (inside, _) = clients::create(
         &app.db,
-        with_backchannel(&format!("http://localhost:{port}/bc")),
+        with_backchannel(&format!("http://localhost:{port}/backchannel")),
         true,
     )
     .await
