@@ -38,7 +38,7 @@ test-deps:
 lint:
 	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
-	npm --prefix client run typecheck
+	npm --prefix client run lint
 
 test-rust:
 	cargo test --workspace -- --skip soak_
