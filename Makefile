@@ -29,8 +29,15 @@ run: build-client
 run-release: build-client
 	APP_ENV=local cargo run --release -p api -- serve
 
-test: test-deps lint test-rust soak fuzz examples test-client e2e
-	@echo "make test: every suite passed"
+# Each suite in turn, timed, so the slow one is visible at the end.
+SUITES ?= lint test-rust soak fuzz examples test-client e2e
+test: test-deps
+	@times=""; for suite in $(SUITES); do \
+		started=$$(date +%s); \
+		$(MAKE) --no-print-directory $$suite || { echo "make test: $$suite failed after $$(( $$(date +%s) - started )) s"; exit 1; }; \
+		times="$$times$$(printf '  %-12s %5d s' $$suite $$(( $$(date +%s) - started )))\n"; \
+	done; \
+	echo "make test: every suite passed"; printf "$$times"
 
 test-deps:
 	./scripts/test-deps.sh
