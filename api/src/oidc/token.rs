@@ -3,10 +3,7 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use entity::{
-    oauth_codes, oauth_tokens, sessions,
-    users::{self, AccountStatus},
-};
+use entity::{oauth_codes, oauth_tokens, sessions, users};
 use openidconnect::{
     AccessToken, Audience, AuthorizationCode, EndUserEmail, EndUserName, IdToken, IdTokenClaims, IssuerUrl,
     LocalizedClaim, Nonce, StandardClaims, SubjectIdentifier, UserInfoClaims,
@@ -134,14 +131,18 @@ pub async fn exchange(
     }
 }
 
-/// The sign-in a grant came from, while it is live (the same rule as the session check);
-/// using the grant counts as using the session.
-async fn live_session(state: &AppState, session_id: Uuid) -> Result<sessions::Model, OAuthError> {
-    let (session, _) = account_sessions::find_live(&state.db, &state.config, session_id)
+/// The sign-in a grant came from and its account, while it is live (the same rule as the
+/// session check: a suspended account's sign-in is not); using the grant counts as using the
+/// session.
+async fn live_session(
+    state: &AppState,
+    session_id: Uuid,
+) -> Result<(sessions::Model, users::Model), OAuthError> {
+    let (session, user) = account_sessions::find_live(&state.db, &state.config, session_id)
         .await?
         .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
     account_sessions::touch(&state.db, &session, Utc::now()).await?;
-    Ok(session)
+    Ok((session, user))
 }
 
 async fn by_code(
@@ -189,7 +190,7 @@ async fn by_code(
     if !pkce_matches(&verifier, &row.code_challenge) {
         return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
     }
-    let session = live_session(state, row.session_id).await?;
+    let (session, user) = live_session(state, row.session_id).await?;
     // Single use: the first exchange claims it; a second one revokes what the first got.
     let claimed = oauth_codes::Entity::update_many()
         .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
@@ -218,7 +219,7 @@ async fn by_code(
         auth_time: row.auth_time,
         nonce: row.nonce,
     };
-    issue(state, client, &grant, Some(&code)).await
+    issue(state, client, &grant, &user, Some(&code)).await
 }
 
 async fn by_refresh(
@@ -273,7 +274,7 @@ async fn by_refresh(
         }
         None => row.scope.clone(),
     };
-    let session = live_session(state, row.session_id).await?;
+    let (session, user) = live_session(state, row.session_id).await?;
     // Claimed last, once every check has passed.
     let claimed = oauth_tokens::Entity::update_many()
         .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
@@ -302,7 +303,7 @@ async fn by_refresh(
         auth_time: row.auth_time,
         nonce: None,
     };
-    issue(state, client, &grant, None).await
+    issue(state, client, &grant, &user, None).await
 }
 
 fn new_token() -> String {
@@ -345,13 +346,9 @@ async fn issue(
     state: &AppState,
     client: &Client,
     grant: &Grant,
+    user: &users::Model,
     code: Option<&str>,
 ) -> Result<TokenResponse, OAuthError> {
-    let user = users::Entity::find_by_id(grant.user_id)
-        .one(&state.db)
-        .await?
-        .filter(|u| u.status != AccountStatus::Suspended)
-        .ok_or_else(|| OAuthError::invalid_grant("The account is not available"))?;
     let now = Utc::now();
     let access = new_token();
     let refresh = new_token();
@@ -374,7 +371,7 @@ async fn issue(
         (now + REFRESH_TTL).min(ends),
     )
     .await?;
-    let id_token = id_token(state, client, grant, &user, &access, code).await?;
+    let id_token = id_token(state, client, grant, user, &access, code).await?;
     Ok(TokenResponse {
         access_token: access,
         token_type: "Bearer",
