@@ -1,8 +1,7 @@
-//! The one error type of the domain and the only place that maps it to codes and statuses.
+//! The one error type of the domain and the stable codes of API.md it maps to; `http::error`
+//! gives each code its HTTP status.
 
 use std::fmt;
-
-use axum::http::StatusCode;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -95,44 +94,6 @@ impl Code {
             Self::RateLimited => "RATE_LIMITED",
             Self::Internal => "INTERNAL",
             Self::Unavailable => "UNAVAILABLE",
-        }
-    }
-
-    pub fn parse(code: &str) -> Option<Self> {
-        [
-            Self::BadUserInput,
-            Self::Unauthenticated,
-            Self::EmailNotVerified,
-            Self::Forbidden,
-            Self::ReauthenticationRequired,
-            Self::NotFound,
-            Self::Conflict,
-            Self::TokenExpired,
-            Self::PayloadTooLarge,
-            Self::UnsupportedMediaType,
-            Self::RateLimited,
-            Self::Internal,
-            Self::Unavailable,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == code)
-    }
-
-    pub fn status(self) -> StatusCode {
-        match self {
-            Self::BadUserInput => StatusCode::BAD_REQUEST,
-            Self::Unauthenticated => StatusCode::UNAUTHORIZED,
-            Self::EmailNotVerified | Self::Forbidden | Self::ReauthenticationRequired => {
-                StatusCode::FORBIDDEN
-            }
-            Self::NotFound => StatusCode::NOT_FOUND,
-            Self::Conflict => StatusCode::CONFLICT,
-            Self::TokenExpired => StatusCode::GONE,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

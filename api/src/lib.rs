@@ -35,6 +35,8 @@ pub mod mail;
 pub mod news;
 /// Talent Suite as an OpenID Provider for the platforms and partner applications.
 pub mod oidc;
+/// A field of a partial update: unchanged, cleared or set.
+pub mod patch;
 /// Limits shared by every instance through the database.
 pub mod rate_limit;
 /// The REST adapter over the GraphQL schema.

@@ -14,6 +14,7 @@ use crate::{
 
 pub const USER_NOT_FOUND: &str = "User not found";
 pub const NOT_YOURS: &str = "You can only delete your own account";
+pub const DELETED: &str = "Account deleted";
 
 /// Deletes the account `id`. Its sessions, codes, reset tokens and mail go with it (the
 /// database cascades); its news stays, with no author; the audit log keeps the event.

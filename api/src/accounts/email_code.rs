@@ -49,14 +49,17 @@ pub const TOO_MANY_WRONG: &str = "Too many wrong codes for this email. Please tr
 pub const COOLDOWN: &str = "Please wait before requesting another code.";
 pub const TOO_MANY_CODES: &str = "Too many codes requested for this email. Please try again later.";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "SendOtpEmailInput")]
+pub const CODE_SENT: &str = "OTP sent to your email";
+pub const VERIFIED: &str = "Email verified successfully!";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct SendCodeForm {
     pub email: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "VerifyOtpEmailInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct VerifyCodeForm {
     pub email: Option<String>,
     pub otp: Option<String>,

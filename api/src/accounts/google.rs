@@ -29,14 +29,14 @@ registered with was removed and every device was signed out. To sign in with a p
 well, choose one through \"Forgot password\".";
 const VERIFIED_NOTE: &str = "Your password and sessions are unchanged.";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "GoogleLoginInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct GoogleLoginForm {
     pub id_token: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "GoogleRegisterInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct GoogleRegisterForm {
     pub id_token: Option<String>,
     /// career, campus or hire.
@@ -47,6 +47,17 @@ pub struct GoogleRegisterForm {
 pub struct GoogleSignIn {
     pub step: SignInStep,
     pub created: bool,
+}
+
+impl GoogleSignIn {
+    /// What the person is told: a new account, or a sign-in to the one they had.
+    pub fn message(&self) -> &'static str {
+        if self.created {
+            super::register::REGISTERED
+        } else {
+            super::login::SIGNED_IN
+        }
+    }
 }
 
 /// The identity of a valid ID token, which is used up: a token is accepted once.

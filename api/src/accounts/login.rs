@@ -53,8 +53,10 @@ pub const PER_ADDRESS: Backoff = Backoff {
     forget_after: Duration::hours(1),
 };
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "LoginInput")]
+pub const SIGNED_IN: &str = "Logged in successfully";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct LoginForm {
     pub email: Option<String>,
     pub password: Option<String>,

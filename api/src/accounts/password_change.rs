@@ -24,8 +24,8 @@ pub const CURRENT_REQUIRED: &str = "Current password is required";
 pub const CONFIRM_REQUIRED: &str = "Confirm password is required";
 pub const MISMATCH: &str = "Passwords do not match";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "ChangePasswordInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ChangePasswordForm {
     /// Not needed by an account that has none yet (made with Google).
     pub current_password: Option<String>,

@@ -30,14 +30,16 @@ pub const LINK_INVALID: &str = "Reset link is invalid";
 pub const LINK_EXPIRED: &str = "Reset link has expired";
 pub const TOO_MANY_REQUESTS: &str = "Too many reset requests for this email. Please try again later.";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "ForgotPasswordInput")]
+pub const RESET: &str = "Password reset successfully";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ForgotForm {
     pub email: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "ResetPasswordInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ResetForm {
     pub password: Option<String>,
 }

@@ -1,6 +1,6 @@
 //! Profile update: every field of the user but email, role and status.
 
-use async_graphql::MaybeUndefined;
+use crate::patch::Patch;
 use chrono::{Datelike, NaiveDate, Utc};
 use entity::users;
 use sea_orm::{ActiveModelTrait, Set};
@@ -11,36 +11,38 @@ use super::{
 };
 use crate::error::{FieldErrors, Result};
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "SocialInput")]
+pub const UPDATED: &str = "Profile updated";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct SocialForm {
-    pub github: MaybeUndefined<String>,
-    pub linkedin: MaybeUndefined<String>,
-    pub instagram: MaybeUndefined<String>,
-    pub twitter: MaybeUndefined<String>,
-    pub facebook: MaybeUndefined<String>,
+    pub github: Patch<String>,
+    pub linkedin: Patch<String>,
+    pub instagram: Patch<String>,
+    pub twitter: Patch<String>,
+    pub facebook: Patch<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "AddressInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct AddressForm {
-    pub street: MaybeUndefined<String>,
-    pub city: MaybeUndefined<String>,
-    pub state: MaybeUndefined<String>,
-    pub zip: MaybeUndefined<String>,
-    pub country: MaybeUndefined<String>,
+    pub street: Patch<String>,
+    pub city: Patch<String>,
+    pub state: Patch<String>,
+    pub zip: Patch<String>,
+    pub country: Patch<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "NotificationsInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct NotificationsForm {
     pub email: Option<bool>,
     pub sms: Option<bool>,
     pub push: Option<bool>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "PreferencesInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct PreferencesForm {
     pub notifications: Option<NotificationsForm>,
     /// light or dark.
@@ -48,17 +50,17 @@ pub struct PreferencesForm {
 }
 
 /// A partial update: a field left out stays as it is; `null` clears an optional field.
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "UpdateProfileInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ProfileForm {
     pub name: Option<String>,
     pub country_code: Option<String>,
     pub phone: Option<String>,
-    pub bio: MaybeUndefined<String>,
+    pub bio: Patch<String>,
     /// An http(s) URL.
-    pub website: MaybeUndefined<String>,
+    pub website: Patch<String>,
     /// A past date, `YYYY-MM-DD`.
-    pub born: MaybeUndefined<String>,
+    pub born: Patch<String>,
     pub social: Option<SocialForm>,
     pub address: Option<AddressForm>,
     pub preferences: Option<PreferencesForm>,
@@ -113,10 +115,10 @@ pub async fn update(
         }
     }
     match form.born {
-        MaybeUndefined::Undefined => {}
-        MaybeUndefined::Null => row.born = Set(None),
-        MaybeUndefined::Value(born) if born.trim().is_empty() => row.born = Set(None),
-        MaybeUndefined::Value(born) => match NaiveDate::parse_from_str(born.trim(), "%Y-%m-%d") {
+        Patch::Unchanged => {}
+        Patch::Clear => row.born = Set(None),
+        Patch::Set(born) if born.trim().is_empty() => row.born = Set(None),
+        Patch::Set(born) => match NaiveDate::parse_from_str(born.trim(), "%Y-%m-%d") {
             Ok(date) if date < Utc::now().date_naive() && date.year_ce().1 >= 1900 => {
                 row.born = Set(Some(date))
             }
@@ -176,16 +178,11 @@ pub async fn update(
 }
 
 /// An optional text field: `Some(new value)` when it changes, recording a length error.
-fn text(
-    errors: &mut FieldErrors,
-    field: &str,
-    value: MaybeUndefined<String>,
-    max: usize,
-) -> Option<Option<String>> {
+fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize) -> Option<Option<String>> {
     match value {
-        MaybeUndefined::Undefined => None,
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Value(v) => {
+        Patch::Unchanged => None,
+        Patch::Clear => Some(None),
+        Patch::Set(v) => {
             let v = v.trim();
             if v.chars().count() > max {
                 errors.add(field, format!("Must be at most {max} characters"));

@@ -24,8 +24,8 @@ pub const PASSWORD_OR_CODE: &str = "Enter your password or a code from your auth
 pub const WRONG_PASSWORD: &str = "Password is incorrect";
 pub const INVALID_CODE: &str = "Invalid code";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "ReauthenticateInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ReauthenticateForm {
     /// The account's password (when it has one).
     pub password: Option<String>,

@@ -13,9 +13,11 @@ use crate::{
 
 pub const EMAIL_TAKEN: &str = "An account with this email already exists";
 
+pub const REGISTERED: &str = "Registered successfully";
+
 /// What the register screen sends, unchecked.
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "RegisterInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct RegisterForm {
     pub name: Option<String>,
     pub email: Option<String>,

@@ -10,6 +10,7 @@ use sea_orm::{
 use uuid::Uuid;
 
 use crate::{
+    audit::{Event, Kind},
     client::ClientInfo,
     config::Config,
     error::{Error, Result},
@@ -172,26 +173,48 @@ pub async fn optional(state: &AppState, token: Option<&str>) -> Result<Option<Vi
     }
 }
 
-/// Ends the session behind `token`, if there is one, and says whose it was. Logging out
+pub const SIGNED_OUT: &str = "Logged out successfully";
+pub const REVOKED: &str = "Session signed out";
+pub const OTHERS_REVOKED: &str = "Other sessions signed out";
+
+/// Ends the session behind `token`, if there is one, and records the sign-out. Logging out
 /// twice is not an error.
 ///
 /// # Errors
 /// On a database failure.
 #[tracing::instrument(skip_all)]
-pub async fn end(state: &AppState, token: Option<&str>) -> Result<Option<Uuid>> {
+pub async fn sign_out(state: &AppState, token: Option<&str>, client: &ClientInfo) -> Result<()> {
     let Some(claims) = token.and_then(|t| state.keys.decode(t)) else {
-        return Ok(None);
+        return Ok(());
     };
     let Ok(session_id) = Uuid::parse_str(&claims.sid) else {
-        return Ok(None);
+        return Ok(());
     };
     crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::session(session_id))
         .await?;
     let ended = sessions::Entity::delete_by_id(session_id).exec(&state.db).await?;
     state.backchannel_ready.notify_one();
-    Ok((ended.rows_affected > 0)
-        .then(|| Uuid::parse_str(&claims.sub).ok())
-        .flatten())
+    if ended.rows_affected > 0
+        && let Ok(user_id) = Uuid::parse_str(&claims.sub)
+    {
+        Event::new(Kind::Logout, Some(user_id), client)
+            .record(&state.db)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Signs out every session of the viewer's but this one.
+///
+/// # Errors
+/// On a database failure.
+#[tracing::instrument(skip_all)]
+pub async fn revoke_others(state: &AppState, viewer: &Viewer, client: &ClientInfo) -> Result<()> {
+    let ended = end_all(&state.db, viewer.user.id, Some(viewer.session_id)).await?;
+    Event::new(Kind::SessionsRevoked, Some(viewer.user.id), client)
+        .detail(format!("{ended} other session(s) signed out"))
+        .record(&state.db)
+        .await
 }
 
 /// Ends every session of a user, or every one but `keep`.
@@ -301,7 +324,7 @@ pub const SESSION_NOT_FOUND: &str = "Session not found";
 /// # Errors
 /// 404 for an id that is not one of the viewer's sessions.
 #[tracing::instrument(skip_all)]
-pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
+pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     let owned =
@@ -316,7 +339,9 @@ pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str) -> Result<()> {
     if ended.rows_affected == 0 {
         return Err(not_found());
     }
-    Ok(())
+    Event::new(Kind::SessionRevoked, Some(viewer.user.id), client)
+        .record(&state.db)
+        .await
 }
 
 #[cfg(test)]

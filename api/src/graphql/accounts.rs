@@ -3,6 +3,11 @@
 use async_graphql::{Context, ID, Object};
 use axum::http::header::SET_COOKIE;
 
+use super::inputs::{
+    ChangePasswordInput, ConfirmTwoFactorInput, DisableTwoFactorInput, ForgotPasswordInput, GoogleLoginInput,
+    GoogleRegisterInput, LoginInput, ReauthenticateInput, RegisterInput, ResetPasswordInput,
+    SendOtpEmailInput, TwoFactorLoginInput, UpdateProfileInput, VerifyOtpEmailInput,
+};
 use super::{
     OneAuthOperation, context,
     errors::IntoGql,
@@ -12,19 +17,11 @@ use super::{
     },
 };
 use crate::accounts::{
-    cookie, deletion, device,
-    email_code::{self, SendCodeForm, VerifyCodeForm},
-    google::{self, GoogleLoginForm, GoogleRegisterForm},
-    login::{self, LoginForm},
-    password_change::{self, ChangePasswordForm},
-    password_reset::{self, ForgotForm, ResetForm},
-    profile::{self, ProfileForm},
-    reauthenticate::{self, ReauthenticateForm},
-    register::{self, RegisterForm},
+    cookie, deletion, email_code, google, login, password_change, password_reset, profile, reauthenticate,
+    register,
     sessions::{self, SignedIn},
-    two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
+    two_factor::{self, SignInStep},
 };
-use crate::audit::{Event, Kind};
 
 #[derive(Default)]
 pub struct AccountsQuery;
@@ -55,16 +52,9 @@ pub struct AccountsMutation;
 
 fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPayload {
     let (state, meta) = context(ctx);
-    ctx.append_http_header(SET_COOKIE, cookie::set(&state.config, &signed_in.token));
-    ctx.append_http_header(
-        SET_COOKIE,
-        device::remember(
-            &state.keys,
-            &state.config,
-            meta.client.device.as_deref(),
-            signed_in.user.id,
-        ),
-    );
+    for value in cookie::for_sign_in(state, &meta.client, &signed_in) {
+        ctx.append_http_header(SET_COOKIE, value);
+    }
     SessionPayload {
         message: message.to_owned(),
         user: signed_in.user.into(),
@@ -99,11 +89,13 @@ fn first_step(ctx: &Context<'_>, step: SignInStep, message: &str) -> SignInPaylo
 impl AccountsMutation {
     /// A new account, pending until its email is verified. Ask for a code next.
     #[graphql(guard = "OneAuthOperation")]
-    async fn register(&self, ctx: &Context<'_>, input: RegisterForm) -> async_graphql::Result<UserPayload> {
+    async fn register(&self, ctx: &Context<'_>, input: RegisterInput) -> async_graphql::Result<UserPayload> {
         let (state, meta) = context(ctx);
-        let user = register::register(state, input, &meta.client).await.gql()?;
+        let user = register::register(state, input.into(), &meta.client)
+            .await
+            .gql()?;
         Ok(UserPayload {
-            message: "Registered successfully".to_owned(),
+            message: register::REGISTERED.to_owned(),
             user: user.into(),
         })
     }
@@ -113,11 +105,11 @@ impl AccountsMutation {
     async fn send_otp_email(
         &self,
         ctx: &Context<'_>,
-        input: SendCodeForm,
+        input: SendOtpEmailInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        email_code::send(state, input, &meta.client).await.gql()?;
-        Ok(MessagePayload::new("OTP sent to your email"))
+        email_code::send(state, input.into(), &meta.client).await.gql()?;
+        Ok(MessagePayload::new(email_code::CODE_SENT))
     }
 
     /// Verifies the email with its code and signs in.
@@ -125,19 +117,21 @@ impl AccountsMutation {
     async fn verify_otp_email(
         &self,
         ctx: &Context<'_>,
-        input: VerifyCodeForm,
+        input: VerifyOtpEmailInput,
     ) -> async_graphql::Result<SessionPayload> {
         let (state, meta) = context(ctx);
-        let done = email_code::verify(state, input, &meta.client).await.gql()?;
-        Ok(signed_in(ctx, done, "Email verified successfully!"))
+        let done = email_code::verify(state, input.into(), &meta.client)
+            .await
+            .gql()?;
+        Ok(signed_in(ctx, done, email_code::VERIFIED))
     }
 
     /// Signs in with email and password; with two-factor on, answers with a challenge instead.
     #[graphql(guard = "OneAuthOperation")]
-    async fn login(&self, ctx: &Context<'_>, input: LoginForm) -> async_graphql::Result<SignInPayload> {
+    async fn login(&self, ctx: &Context<'_>, input: LoginInput) -> async_graphql::Result<SignInPayload> {
         let (state, meta) = context(ctx);
-        let step = login::login(state, input, &meta.client).await.gql()?;
-        Ok(first_step(ctx, step, "Logged in successfully"))
+        let step = login::login(state, input.into(), &meta.client).await.gql()?;
+        Ok(first_step(ctx, step, login::SIGNED_IN))
     }
 
     /// Completes a sign-in that asked for two-factor, with a code from the authenticator app
@@ -146,11 +140,13 @@ impl AccountsMutation {
     async fn complete_two_factor_login(
         &self,
         ctx: &Context<'_>,
-        input: ChallengeForm,
+        input: TwoFactorLoginInput,
     ) -> async_graphql::Result<SessionPayload> {
         let (state, meta) = context(ctx);
-        let done = two_factor::complete(state, input, &meta.client).await.gql()?;
-        Ok(signed_in(ctx, done, "Logged in successfully"))
+        let done = two_factor::complete(state, input.into(), &meta.client)
+            .await
+            .gql()?;
+        Ok(signed_in(ctx, done, login::SIGNED_IN))
     }
 
     /// Signs in with a Google ID token (or answers with a two-factor challenge). NOT_FOUND
@@ -159,11 +155,11 @@ impl AccountsMutation {
     async fn google_login(
         &self,
         ctx: &Context<'_>,
-        input: GoogleLoginForm,
+        input: GoogleLoginInput,
     ) -> async_graphql::Result<SignInPayload> {
         let (state, meta) = context(ctx);
-        let step = google::login(state, input, &meta.client).await.gql()?;
-        Ok(first_step(ctx, step, "Logged in successfully"))
+        let step = google::login(state, input.into(), &meta.client).await.gql()?;
+        Ok(first_step(ctx, step, login::SIGNED_IN))
     }
 
     /// Registers (active, email verified by Google) and signs in; signs in when the account exists.
@@ -171,15 +167,11 @@ impl AccountsMutation {
     async fn google_register(
         &self,
         ctx: &Context<'_>,
-        input: GoogleRegisterForm,
+        input: GoogleRegisterInput,
     ) -> async_graphql::Result<GoogleSessionPayload> {
         let (state, meta) = context(ctx);
-        let done = google::register(state, input, &meta.client).await.gql()?;
-        let message = if done.created {
-            "Registered successfully"
-        } else {
-            "Logged in successfully"
-        };
+        let done = google::register(state, input.into(), &meta.client).await.gql()?;
+        let message = done.message();
         let payload = first_step(ctx, done.step, message);
         Ok(GoogleSessionPayload {
             message: payload.message,
@@ -194,14 +186,11 @@ impl AccountsMutation {
     /// Ends this session (only this one) and clears the cookie. Safe to repeat.
     async fn logout(&self, ctx: &Context<'_>) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        if let Some(user_id) = sessions::end(state, meta.token.as_deref()).await.gql()? {
-            Event::new(Kind::Logout, Some(user_id), &meta.client)
-                .record(&state.db)
-                .await
-                .gql()?;
-        }
+        sessions::sign_out(state, meta.token.as_deref(), &meta.client)
+            .await
+            .gql()?;
         ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
-        Ok(MessagePayload::new("Logged out successfully"))
+        Ok(MessagePayload::new(sessions::SIGNED_OUT))
     }
 
     /// Mails a reset link when the account exists. The same answer either way.
@@ -209,10 +198,12 @@ impl AccountsMutation {
     async fn forgot_password(
         &self,
         ctx: &Context<'_>,
-        input: ForgotForm,
+        input: ForgotPasswordInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        password_reset::forgot(state, input, &meta.client).await.gql()?;
+        password_reset::forgot(state, input.into(), &meta.client)
+            .await
+            .gql()?;
         Ok(MessagePayload::new(password_reset::LINK_SENT))
     }
 
@@ -222,26 +213,26 @@ impl AccountsMutation {
         &self,
         ctx: &Context<'_>,
         token: String,
-        input: ResetForm,
+        input: ResetPasswordInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        password_reset::reset(state, &token, input, &meta.client)
+        password_reset::reset(state, &token, input.into(), &meta.client)
             .await
             .gql()?;
-        Ok(MessagePayload::new("Password reset successfully"))
+        Ok(MessagePayload::new(password_reset::RESET))
     }
 
     /// Changes the signed-in account's profile (not its email, role or status).
     async fn update_profile(
         &self,
         ctx: &Context<'_>,
-        input: ProfileForm,
+        input: UpdateProfileInput,
     ) -> async_graphql::Result<UserPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let user = profile::update(&state.db, viewer, input).await.gql()?;
+        let user = profile::update(&state.db, viewer, input.into()).await.gql()?;
         Ok(UserPayload {
-            message: "Profile updated".to_owned(),
+            message: profile::UPDATED.to_owned(),
             user: user.into(),
         })
     }
@@ -251,11 +242,11 @@ impl AccountsMutation {
     async fn change_password(
         &self,
         ctx: &Context<'_>,
-        input: ChangePasswordForm,
+        input: ChangePasswordInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        password_change::change(state, &viewer, input, &meta.client)
+        password_change::change(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
         Ok(MessagePayload::new(password_change::CHANGED))
@@ -278,11 +269,11 @@ impl AccountsMutation {
     async fn confirm_two_factor(
         &self,
         ctx: &Context<'_>,
-        input: ConfirmForm,
+        input: ConfirmTwoFactorInput,
     ) -> async_graphql::Result<RecoveryCodesPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let codes = two_factor::confirm(state, &viewer, input, &meta.client)
+        let codes = two_factor::confirm(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
         Ok(RecoveryCodesPayload {
@@ -296,11 +287,11 @@ impl AccountsMutation {
     async fn disable_two_factor(
         &self,
         ctx: &Context<'_>,
-        input: DisableForm,
+        input: DisableTwoFactorInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        two_factor::disable(state, &viewer, input, &meta.client)
+        two_factor::disable(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
         Ok(MessagePayload::new(two_factor::DISABLED))
@@ -312,11 +303,11 @@ impl AccountsMutation {
     async fn reauthenticate(
         &self,
         ctx: &Context<'_>,
-        input: ReauthenticateForm,
+        input: ReauthenticateInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        reauthenticate::reauthenticate(state, &viewer, input, &meta.client)
+        reauthenticate::reauthenticate(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
         Ok(MessagePayload::new(reauthenticate::CONFIRMED))
@@ -326,27 +317,18 @@ impl AccountsMutation {
     async fn revoke_session(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        sessions::revoke(state, &viewer, &id).await.gql()?;
-        Event::new(Kind::SessionRevoked, Some(viewer.user.id), &meta.client)
-            .record(&state.db)
-            .await
-            .gql()?;
-        Ok(MessagePayload::new("Session signed out"))
+        sessions::revoke(state, &viewer, &id, &meta.client).await.gql()?;
+        Ok(MessagePayload::new(sessions::REVOKED))
     }
 
     /// Signs out every session but this one.
     async fn revoke_other_sessions(&self, ctx: &Context<'_>) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let ended = sessions::end_all(&state.db, viewer.user.id, Some(viewer.session_id))
+        sessions::revoke_others(state, &viewer, &meta.client)
             .await
             .gql()?;
-        Event::new(Kind::SessionsRevoked, Some(viewer.user.id), &meta.client)
-            .detail(format!("{ended} other session(s) signed out"))
-            .record(&state.db)
-            .await
-            .gql()?;
-        Ok(MessagePayload::new("Other sessions signed out"))
+        Ok(MessagePayload::new(sessions::OTHERS_REVOKED))
     }
 
     /// Deletes an account: your own, or any as an admin.
@@ -357,6 +339,6 @@ impl AccountsMutation {
         if viewer.user.id.to_string() == id.as_str() {
             ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
         }
-        Ok(MessagePayload::new("Account deleted"))
+        Ok(MessagePayload::new(deletion::DELETED))
     }
 }

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod audit;
 pub mod documents;
 pub mod errors;
+pub mod inputs;
 pub mod limits;
 pub mod news;
 pub mod oidc;
@@ -20,7 +21,7 @@ use tokio::sync::OnceCell;
 
 use crate::{
     accounts::sessions::{self, Viewer},
-    client::{Caller, ClientInfo},
+    client::ClientInfo,
     error::{Error, Result},
     state::AppState,
 };
@@ -84,15 +85,6 @@ impl RequestMeta {
             auth_operation: Some(auth_operation),
             viewer: OnceCell::new(),
         }
-    }
-
-    /// The data of the operations of one HTTP request, which share one authentication operation.
-    pub fn for_caller(caller: &Caller, auth_operation: &Arc<AtomicBool>) -> Self {
-        Self::new(
-            caller.token.clone(),
-            caller.client.clone(),
-            auth_operation.clone(),
-        )
     }
 
     /// Claims this request's one authentication operation.

@@ -5,12 +5,13 @@ use chrono::{DateTime, Utc};
 
 use serde::Serialize;
 
+use super::inputs::{CreateNewsInput, UpdateNewsInput};
 use super::{
     context,
     errors::IntoGql,
     types::{MessagePayload, rfc3339, rfc3339_opt},
 };
-use crate::news::{self, Cursor, Item, NewsForm, NewsPatch};
+use crate::news::{self, Cursor, Item};
 
 #[derive(SimpleObject, Serialize, Clone, Debug)]
 pub struct Author {
@@ -135,12 +136,18 @@ pub struct NewsMutation;
 #[Object]
 impl NewsMutation {
     /// Admins only.
-    async fn create_news(&self, ctx: &Context<'_>, input: NewsForm) -> async_graphql::Result<NewsPayload> {
+    async fn create_news(
+        &self,
+        ctx: &Context<'_>,
+        input: CreateNewsInput,
+    ) -> async_graphql::Result<NewsPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let item = news::create(state, &viewer, input, &meta.client).await.gql()?;
+        let item = news::create(state, &viewer, input.into(), &meta.client)
+            .await
+            .gql()?;
         Ok(NewsPayload {
-            message: "News item created".to_owned(),
+            message: news::CREATED.to_owned(),
             item: item.into(),
         })
     }
@@ -150,15 +157,15 @@ impl NewsMutation {
         &self,
         ctx: &Context<'_>,
         id: ID,
-        input: NewsPatch,
+        input: UpdateNewsInput,
     ) -> async_graphql::Result<NewsPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let item = news::update(state, &viewer, &id, input, &meta.client)
+        let item = news::update(state, &viewer, &id, input.into(), &meta.client)
             .await
             .gql()?;
         Ok(NewsPayload {
-            message: "News item updated".to_owned(),
+            message: news::UPDATED.to_owned(),
             item: item.into(),
         })
     }
@@ -168,6 +175,6 @@ impl NewsMutation {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         news::delete(state, &viewer, &id, &meta.client).await.gql()?;
-        Ok(MessagePayload::new("News item deleted"))
+        Ok(MessagePayload::new(news::DELETED))
     }
 }

@@ -212,7 +212,8 @@ pub struct GoogleSessionPayload {
 
 /// A started two-factor enrolment: the secret for the authenticator app, as text and as the
 /// `otpauth://` URI its QR code carries.
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
 pub struct TwoFactorSetup {
     pub secret: String,
     pub otpauth_uri: String,

@@ -13,7 +13,7 @@ use axum::{
 };
 use serde_json::json;
 
-use crate::{accounts::cookie, config::Config, error::Code, rest::envelope::ErrorResponse, state::AppState};
+use crate::{accounts::cookie, config::Config, error::Code, http::error::ErrorResponse, state::AppState};
 
 pub const JSON_ONLY: &str = "Request bodies must be JSON (Content-Type: application/json)";
 pub const CROSS_SITE: &str = "Cross-site request refused";
@@ -56,7 +56,7 @@ fn signed_in_by_cookie(headers: &HeaderMap) -> bool {
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.len() > 7 && v[..7].eq_ignore_ascii_case("bearer "));
-    !bearer && cookie::read(headers, cookie::NAME).is_some()
+    !bearer && super::caller::cookie(headers, cookie::NAME).is_some()
 }
 
 /// The request's `Origin` is a platform origin or this server's own; without `Origin`, the
@@ -85,7 +85,7 @@ fn is_own_origin(origin: &str, headers: &HeaderMap) -> bool {
 fn refuse(graphql: bool, code: Code, message: &str) -> Response {
     if graphql {
         (
-            code.status(),
+            super::error::status(code),
             Json(json!({ "errors": [{ "message": message, "extensions": { "code": code.as_str() } }] })),
         )
             .into_response()

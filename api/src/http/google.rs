@@ -13,7 +13,7 @@ use crate::{
     accounts::fields::Role,
     error::{Code, Error},
     google::flow::{self, COOKIE, FLOW_TTL_SECS, FlowError},
-    rest::envelope::ErrorResponse,
+    http::error::ErrorResponse,
     state::AppState,
 };
 
@@ -76,7 +76,7 @@ pub async fn callback(
     headers: HeaderMap,
     Query(params): Query<CallbackParams>,
 ) -> Response {
-    let cookie = crate::accounts::cookie::read(&headers, COOKIE);
+    let cookie = super::caller::cookie(&headers, COOKIE);
     let result = if params.error.is_some() {
         Err(FlowError::AccessDenied)
     } else {

@@ -17,8 +17,8 @@ use axum::{
 use serde_json::json;
 
 use crate::{
-    client::Caller,
     graphql::{AppSchema, RequestMeta, documents, limits::MAX_BATCH},
+    http::caller::Caller,
     state::AppState,
 };
 
@@ -73,7 +73,13 @@ pub async fn post(
     };
     // One authentication operation per HTTP request, across the whole batch.
     let auth_operation = Arc::new(AtomicBool::new(false));
-    let meta = || RequestMeta::for_caller(&caller, &auth_operation);
+    let meta = || {
+        RequestMeta::new(
+            caller.token.clone(),
+            caller.client.clone(),
+            auth_operation.clone(),
+        )
+    };
     let execute = |request: async_graphql::Request| documents::execute(&schema, request.data(meta()));
     let response = match batch {
         BatchRequest::Single(request) => BatchResponse::Single(execute(request).await),
@@ -146,6 +152,10 @@ pub async fn get(
             "Mutations must be sent with POST",
         );
     }
-    let meta = RequestMeta::for_caller(&caller, &Arc::new(AtomicBool::new(false)));
+    let meta = RequestMeta::new(
+        caller.token.clone(),
+        caller.client.clone(),
+        Arc::new(AtomicBool::new(false)),
+    );
     respond(schema.execute(request.data(meta)).await.into())
 }

@@ -14,7 +14,7 @@ use tower_governor::{
     GovernorError, GovernorLayer, governor::GovernorConfigBuilder, key_extractor::KeyExtractor,
 };
 
-use crate::{client::ClientInfo, error::Error, rest::envelope::ErrorResponse};
+use crate::{client::ClientInfo, error::Error, http::error::ErrorResponse};
 
 /// The window the configured count applies to.
 const WINDOW: Duration = Duration::from_secs(600);

@@ -7,9 +7,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use crate::{error::Error, html::escape, state::AppState};
 
 /// Newest first; the code or the link of each mail is in its text part, shown as is.
-pub async fn page(
-    State(state): State<AppState>,
-) -> Result<Html<String>, crate::rest::envelope::ErrorResponse> {
+pub async fn page(State(state): State<AppState>) -> Result<Html<String>, super::error::ErrorResponse> {
     let mails = mail_outbox::Entity::find()
         // Rows written only so that a request costs the same (see `mail::enqueue_nothing`).
         .filter(mail_outbox::Column::Subject.ne(""))

@@ -29,7 +29,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{config::Config, error::Code, rest::envelope::ErrorResponse};
+use crate::{config::Config, error::Code, http::error::ErrorResponse};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 

@@ -1,7 +1,10 @@
 //! The axum router: the API under `/api`, health, metrics, the dev mailbox and the site,
 //! wrapped in the middleware every request passes through.
 
+pub mod caller;
 pub mod cross_site;
+pub mod error;
+pub mod extract;
 pub mod google;
 pub mod graphql;
 pub mod health;
@@ -53,7 +56,7 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
     let app = app
         .fallback_service(site.service())
         .layer(Extension(schema))
-        .layer(from_fn_with_state(state.clone(), crate::client::resolve))
+        .layer(from_fn_with_state(state.clone(), caller::resolve))
         .with_state(state.clone());
     middleware::apply(app, &state.config)
 }

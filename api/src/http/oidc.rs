@@ -19,7 +19,8 @@ use serde::Deserialize;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::{
-    client::{Caller, ClientInfo},
+    client::ClientInfo,
+    http::caller::Caller,
     oidc::{
         OAuthError, ProviderExtras, SCOPES,
         authorize::{self, AuthorizeQuery, ConsentForm},
@@ -232,7 +233,11 @@ async fn client_form<T: ClientCredentials>(
         ));
     };
     let (id, secret) = form.credentials();
-    let client = clients::authenticate(&state.db, headers, id, secret).await?;
+    // A header that is not text is still a header: the client is refused, not anonymous.
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .map(|value| value.to_str().unwrap_or_default());
+    let client = clients::authenticate(&state.db, authorization, id, secret).await?;
     Ok((form, client))
 }
 
@@ -260,7 +265,7 @@ async fn answer_userinfo(state: &AppState, access: Option<String>) -> Response {
 }
 
 async fn userinfo_get(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    answer_userinfo(&state, crate::accounts::cookie::bearer(&headers)).await
+    answer_userinfo(&state, super::caller::bearer(&headers)).await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -274,7 +279,7 @@ async fn userinfo_post(
     form: Result<Form<UserinfoForm>, FormRejection>,
 ) -> Response {
     let from_body = form.ok().and_then(|Form(f)| f.access_token);
-    answer_userinfo(&state, crate::accounts::cookie::bearer(&headers).or(from_body)).await
+    answer_userinfo(&state, super::caller::bearer(&headers).or(from_body)).await
 }
 
 #[derive(Debug, Default, Deserialize)]

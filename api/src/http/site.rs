@@ -57,7 +57,7 @@ impl Page {
     }
 
     fn response(&self, status: StatusCode, headers: &HeaderMap) -> Response {
-        let body = if cookie::read(headers, cookie::NAME).is_some() {
+        let body = if super::caller::cookie(headers, cookie::NAME).is_some() {
             self.signed_in.clone()
         } else {
             self.visitor.clone()

@@ -4,7 +4,7 @@
 mod cursor;
 pub mod public_cache;
 
-use async_graphql::MaybeUndefined;
+use crate::patch::Patch;
 use chrono::{SubsecRound, Utc};
 use entity::{news, users};
 use sea_orm::{
@@ -39,8 +39,12 @@ pub struct Page {
     pub next_cursor: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "CreateNewsInput")]
+pub const CREATED: &str = "News item created";
+pub const UPDATED: &str = "News item updated";
+pub const DELETED: &str = "News item deleted";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct NewsForm {
     pub title: Option<String>,
     pub summary: Option<String>,
@@ -52,13 +56,13 @@ pub struct NewsForm {
 }
 
 /// A partial update: a field left out stays as it is.
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "UpdateNewsInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct NewsPatch {
     pub title: Option<String>,
     pub summary: Option<String>,
     pub body: Option<String>,
-    pub image_url: MaybeUndefined<String>,
+    pub image_url: Patch<String>,
     pub published: Option<bool>,
 }
 
@@ -205,9 +209,9 @@ pub async fn update(
         row.body = Set(body);
     }
     match patch.image_url {
-        MaybeUndefined::Undefined => {}
-        MaybeUndefined::Null => row.image_url = Set(None),
-        MaybeUndefined::Value(url) => {
+        Patch::Unchanged => {}
+        Patch::Clear => row.image_url = Set(None),
+        Patch::Set(url) => {
             if let Some(url) = errors.check("imageUrl", image_url(Some(&url))) {
                 row.image_url = Set(url);
             }

@@ -9,7 +9,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use axum::body::Bytes;
+use bytes::Bytes;
 
 const FRESH_FOR: Duration = Duration::from_secs(1);
 /// Distinct pages kept at most (page size × cursor); past it the cache starts over.

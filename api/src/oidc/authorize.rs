@@ -20,7 +20,7 @@ use super::{
 };
 use crate::{
     accounts::{sessions, tokens},
-    client::Caller,
+    http::caller::Caller,
     state::AppState,
 };
 

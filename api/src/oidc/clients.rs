@@ -2,7 +2,6 @@
 //! (GraphQL), each with its exact redirect URIs. A confidential client's secret is shown once
 //! and stored as its SHA-256 (it is 256 random bits); a public client proves itself with PKCE.
 
-use axum::http::{HeaderMap, header};
 use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::Utc;
 use entity::oauth_clients;
@@ -265,8 +264,7 @@ pub async fn delete(db: &impl ConnectionTrait, client_id: &str) -> Result<()> {
 }
 
 /// `client_id:client_secret` from `Authorization: Basic`, form-decoded as RFC 6749 asks.
-fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+fn basic_credentials(value: &str) -> Option<(String, String)> {
     let encoded = value
         .strip_prefix("Basic ")
         .or_else(|| value.strip_prefix("basic "))?;
@@ -282,18 +280,19 @@ fn basic_credentials(headers: &HeaderMap) -> Option<(String, String)> {
 
 /// Authenticates the client of a token or revocation request: `client_secret_basic`,
 /// `client_secret_post`, or a public client by its id alone (PKCE proves the rest).
+/// `authorization` is the request's `Authorization` header, when it has one.
 ///
 /// # Errors
 /// `invalid_client` (401) for anything else.
 pub async fn authenticate(
     db: &impl ConnectionTrait,
-    headers: &HeaderMap,
+    authorization: Option<&str>,
     form_id: Option<&str>,
     form_secret: Option<&str>,
 ) -> std::result::Result<Client, OAuthError> {
-    let (client_id, secret) = match basic_credentials(headers) {
-        Some((id, secret)) => (id, Some(secret)),
-        None if headers.contains_key(header::AUTHORIZATION) => return Err(OAuthError::invalid_client()),
+    let (client_id, secret) = match authorization.map(basic_credentials) {
+        Some(Some((id, secret))) => (id, Some(secret)),
+        Some(None) => return Err(OAuthError::invalid_client()),
         None => (
             form_id.unwrap_or_default().to_owned(),
             form_secret.map(str::to_owned),

@@ -21,8 +21,8 @@ use super::pages::{error_page, logout_confirmation, page};
 use super::{TalentClaims, backchannel, clients, keys};
 use crate::{
     accounts::{cookie, sessions},
-    client::Caller,
     html::escape,
+    http::caller::Caller,
     state::AppState,
 };
 

@@ -1,26 +1,37 @@
-//! `/auth/*` and `/users/*`.
+//! `/auth/*` and `/users/*`: each handler reads the domain's form, calls the function the
+//! resolver calls, and answers with the same types in the envelope.
 
 use axum::{
-    Extension, Router,
+    Router,
     extract::{Path, State},
-    http::StatusCode,
-    response::{IntoResponse, Response},
     routing::{delete, get, post, put},
 };
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::{
-    envelope::{ErrorResponse, data},
-    operation::{Body, Operation, Shape, json_object, keep, run},
-};
+use super::{envelope::Reply, input::Input};
 use crate::{
-    accounts::sessions,
-    client::Caller,
-    error::Error,
-    graphql::{AppSchema, types::User},
+    accounts::{
+        cookie, deletion,
+        email_code::{self, SendCodeForm, VerifyCodeForm},
+        google::{self, GoogleLoginForm, GoogleRegisterForm},
+        login::{self, LoginForm},
+        password_change::{self, ChangePasswordForm},
+        password_reset::{self, ForgotForm, ResetForm},
+        profile::{self, ProfileForm},
+        reauthenticate::{self, ReauthenticateForm},
+        register::{self, RegisterForm},
+        sessions::{self, SignedIn, Viewer},
+        two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
+    },
+    graphql::types::{Session, TwoFactorSetup, User},
+    http::caller::Caller,
+    http::error::ErrorResponse,
     state::AppState,
 };
 
+type Answer<T = ()> = Result<Reply<T>, ErrorResponse>;
+
+/// The routes of accounts: path, method and handler; `openapi.rs` describes each.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/auth/register", post(register))
@@ -31,10 +42,11 @@ pub fn router() -> Router<AppState> {
         .route("/auth/google-login", post(google_login))
         .route("/auth/google-register", post(google_register))
         .route("/auth/logout", post(logout))
-        .route("/auth/verify", get(verify))
+        .route("/auth/verify", get(me))
         .route("/auth/forgot-password", post(forgot_password))
         .route("/auth/reset-password/{token}", post(reset_password))
-        .route("/users/profile", get(verify).put(update_profile))
+        .route("/auth/reauthenticate", post(reauthenticate))
+        .route("/users/profile", get(me).put(update_profile))
         .route("/users/password", put(change_password))
         .route(
             "/users/sessions",
@@ -44,337 +56,273 @@ pub fn router() -> Router<AppState> {
         .route("/users/two-factor/setup", post(two_factor_setup))
         .route("/users/two-factor/confirm", post(two_factor_confirm))
         .route("/users/two-factor/disable", post(two_factor_disable))
-        .route("/auth/reauthenticate", post(reauthenticate))
         .route("/users/{id}", delete(delete_user))
 }
 
-macro_rules! operation {
-    ($name:ident, $status:expr, $shape:expr, $doc:expr) => {
-        const $name: Operation = Operation {
-            document: const_format::concatcp!($doc, " ", super::operation::USER_FIELDS),
-            shape: $shape,
-            status: $status,
-        };
-    };
-}
-
-operation!(
-    REGISTER,
-    StatusCode::CREATED,
-    Shape::Payload,
-    "mutation($input: RegisterInput!) { result: register(input: $input) { message user { ...UserFields } } }"
-);
-operation!(
-    VERIFY_OTP,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($input: VerifyOtpEmailInput!) { result: verifyOtpEmail(input: $input) { message token user { ...UserFields } } }"
-);
-operation!(
-    LOGIN,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($input: LoginInput!) { result: login(input: $input) { message token twoFactorRequired challenge user { ...UserFields } } }"
-);
-operation!(
-    GOOGLE_LOGIN,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($input: GoogleLoginInput!) { result: googleLogin(input: $input) { message token twoFactorRequired challenge user { ...UserFields } } }"
-);
-operation!(
-    GOOGLE_REGISTER,
-    StatusCode::OK,
-    Shape::CreatedOrNot,
-    "mutation($input: GoogleRegisterInput!) { result: googleRegister(input: $input) { message token twoFactorRequired challenge created user { ...UserFields } } }"
-);
-operation!(
-    LOGIN_TWO_FACTOR,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($input: TwoFactorLoginInput!) { result: completeTwoFactorLogin(input: $input) { message token user { ...UserFields } } }"
-);
-operation!(
-    UPDATE_PROFILE,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($input: UpdateProfileInput!) { result: updateProfile(input: $input) { message user { ...UserFields } } }"
-);
-
-const SEND_OTP: Operation = Operation {
-    document: "mutation($input: SendOtpEmailInput!) { result: sendOtpEmail(input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const LOGOUT: Operation = Operation {
-    document: "mutation { result: logout { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const FORGOT: Operation = Operation {
-    document: "mutation($input: ForgotPasswordInput!) { result: forgotPassword(input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const RESET: Operation = Operation {
-    document: "mutation($token: String!, $input: ResetPasswordInput!) { result: resetPassword(token: $token, input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const CHANGE_PASSWORD: Operation = Operation {
-    document: "mutation($input: ChangePasswordInput!) { result: changePassword(input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const SESSIONS: Operation = Operation {
-    document: "query { result: sessions { id browser os ip signedInAt lastActiveAt current } }",
-    shape: Shape::Wrap("sessions"),
-    status: StatusCode::OK,
-};
-const REVOKE_SESSION: Operation = Operation {
-    document: "mutation($id: ID!) { result: revokeSession(id: $id) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const REVOKE_OTHER_SESSIONS: Operation = Operation {
-    document: "mutation { result: revokeOtherSessions { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const TWO_FACTOR_SETUP: Operation = Operation {
-    document: "mutation { result: startTwoFactorSetup { secret otpauthUri } }",
-    shape: Shape::Wrap("setup"),
-    status: StatusCode::OK,
-};
-const TWO_FACTOR_CONFIRM: Operation = Operation {
-    document: "mutation($input: ConfirmTwoFactorInput!) { result: confirmTwoFactor(input: $input) { message recoveryCodes } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const TWO_FACTOR_DISABLE: Operation = Operation {
-    document: "mutation($input: DisableTwoFactorInput!) { result: disableTwoFactor(input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const REAUTHENTICATE: Operation = Operation {
-    document: "mutation($input: ReauthenticateInput!) { result: reauthenticate(input: $input) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-const DELETE_USER: Operation = Operation {
-    document: "mutation($id: ID!) { result: deleteUser(id: $id) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-
-/// Runs `op` with the body (reduced to `fields`) as `$input`.
-async fn with_input(
-    schema: &AppSchema,
-    caller: &Caller,
-    op: &Operation,
-    body: Body,
-    fields: &[(&str, Option<&[&str]>)],
-) -> Response {
-    match json_object(body) {
-        Ok(mut input) => {
-            keep(&mut input, fields);
-            run(schema, caller, op, json!({ "input": input })).await
-        }
-        Err(err) => err.into_response(),
-    }
-}
-
-async fn register(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    let fields = [
-        ("name", None),
-        ("email", None),
-        ("countryCode", None),
-        ("phone", None),
-        ("password", None),
-        ("role", None),
-    ];
-    with_input(&schema, &caller, &REGISTER, body, &fields).await
-}
-
-async fn send_otp_email(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(&schema, &caller, &SEND_OTP, body, &[("email", None)]).await
-}
-
-async fn verify_otp_email(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &VERIFY_OTP,
-        body,
-        &[("email", None), ("otp", None)],
-    )
-    .await
-}
-
-async fn login(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &LOGIN,
-        body,
-        &[("email", None), ("password", None)],
-    )
-    .await
-}
-
-async fn login_two_factor(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &LOGIN_TWO_FACTOR,
-        body,
-        &[("challenge", None), ("code", None)],
-    )
-    .await
-}
-
-async fn google_login(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(&schema, &caller, &GOOGLE_LOGIN, body, &[("idToken", None)]).await
-}
-
-async fn google_register(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &GOOGLE_REGISTER,
-        body,
-        &[("idToken", None), ("role", None)],
-    )
-    .await
-}
-
-async fn logout(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
-    run(&schema, &caller, &LOGOUT, Value::Null).await
-}
-
-/// `GET /auth/verify` and `GET /users/profile`: both answer with the signed-in account. The
-/// product's hottest call, so it skips GraphQL and calls what `me` calls; the answer is the
-/// same JSON (the tests compare them).
-async fn verify(State(state): State<AppState>, caller: Caller) -> Response {
-    let viewer = match caller.token.as_deref() {
-        Some(token) => sessions::authenticate(&state, token).await,
-        None => Err(Error::session_expired()),
-    };
-    match viewer {
-        Ok(viewer) => data(&UserData {
-            user: User::from(viewer.user),
-        }),
-        Err(err) => ErrorResponse::from(err).into_response(),
-    }
-}
-
-#[derive(serde::Serialize)]
+#[derive(Serialize)]
 struct UserData {
     user: User,
 }
 
-async fn forgot_password(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(&schema, &caller, &FORGOT, body, &[("email", None)]).await
+#[derive(Serialize)]
+struct SessionData {
+    token: String,
+    user: User,
 }
 
-async fn reset_password(
-    Extension(schema): Extension<AppSchema>,
-    Path(token): Path<String>,
-    caller: Caller,
-    body: Body,
-) -> Response {
-    match json_object(body) {
-        Ok(mut input) => {
-            keep(&mut input, &[("password", None)]);
-            run(
-                &schema,
-                &caller,
-                &RESET,
-                json!({ "token": token, "input": input }),
-            )
-            .await
+/// A first sign-in step: the session, or the challenge to send with the code.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SignInData {
+    Session(Box<SessionData>),
+    #[serde(rename_all = "camelCase")]
+    TwoFactor {
+        two_factor_required: bool,
+        challenge: String,
+    },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RecoveryCodesData {
+    recovery_codes: Vec<String>,
+}
+
+/// A session begun: its token in the body and the cookies.
+fn signed_in(state: &AppState, caller: &Caller, done: SignedIn, message: &'static str) -> Reply<SessionData> {
+    let cookies = cookie::for_sign_in(state, &caller.client, &done);
+    Reply::data(SessionData {
+        token: done.token,
+        user: done.user.into(),
+    })
+    .with_message(message)
+    .with_cookies(cookies)
+}
+
+fn first_step(
+    state: &AppState,
+    caller: &Caller,
+    step: SignInStep,
+    message: &'static str,
+) -> Reply<SignInData> {
+    match step {
+        SignInStep::Done(done) => {
+            let cookies = cookie::for_sign_in(state, &caller.client, &done);
+            Reply::data(SignInData::Session(Box::new(SessionData {
+                token: done.token,
+                user: done.user.into(),
+            })))
+            .with_message(message)
+            .with_cookies(cookies)
         }
-        Err(err) => err.into_response(),
+        SignInStep::TwoFactor { challenge } => Reply::data(SignInData::TwoFactor {
+            two_factor_required: true,
+            challenge,
+        })
+        .with_message(two_factor::CODE_REQUIRED_MESSAGE),
     }
 }
 
-async fn update_profile(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    const SOCIAL: &[&str] = &["github", "linkedin", "instagram", "twitter", "facebook"];
-    const ADDRESS: &[&str] = &["street", "city", "state", "zip", "country"];
-    const PREFERENCES: &[&str] = &["notifications", "theme"];
-    let fields = [
-        ("name", None),
-        ("countryCode", None),
-        ("phone", None),
-        ("bio", None),
-        ("website", None),
-        ("born", None),
-        ("social", Some(SOCIAL)),
-        ("address", Some(ADDRESS)),
-        ("preferences", Some(PREFERENCES)),
-    ];
-    with_input(&schema, &caller, &UPDATE_PROFILE, body, &fields).await
-}
-
-async fn delete_user(
-    Extension(schema): Extension<AppSchema>,
-    Path(id): Path<String>,
+async fn register(
+    State(state): State<AppState>,
     caller: Caller,
-) -> Response {
-    run(&schema, &caller, &DELETE_USER, json!({ "id": id })).await
+    Input(form): Input<RegisterForm>,
+) -> Answer<UserData> {
+    let user = register::register(&state, form, &caller.client).await?;
+    Ok(Reply::data(UserData { user: user.into() })
+        .with_message(register::REGISTERED)
+        .created())
 }
 
-async fn change_password(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    let fields = [
-        ("currentPassword", None),
-        ("password", None),
-        ("confirmPassword", None),
-    ];
-    with_input(&schema, &caller, &CHANGE_PASSWORD, body, &fields).await
+async fn send_otp_email(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<SendCodeForm>,
+) -> Answer {
+    email_code::send(&state, form, &caller.client).await?;
+    Ok(Reply::message(email_code::CODE_SENT))
 }
 
-async fn list_sessions(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
-    run(&schema, &caller, &SESSIONS, Value::Null).await
+async fn verify_otp_email(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<VerifyCodeForm>,
+) -> Answer<SessionData> {
+    let done = email_code::verify(&state, form, &caller.client).await?;
+    Ok(signed_in(&state, &caller, done, email_code::VERIFIED))
+}
+
+async fn login(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<LoginForm>,
+) -> Answer<SignInData> {
+    let step = login::login(&state, form, &caller.client).await?;
+    Ok(first_step(&state, &caller, step, login::SIGNED_IN))
+}
+
+async fn login_two_factor(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<ChallengeForm>,
+) -> Answer<SessionData> {
+    let done = two_factor::complete(&state, form, &caller.client).await?;
+    Ok(signed_in(&state, &caller, done, login::SIGNED_IN))
+}
+
+async fn google_login(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<GoogleLoginForm>,
+) -> Answer<SignInData> {
+    let step = google::login(&state, form, &caller.client).await?;
+    Ok(first_step(&state, &caller, step, login::SIGNED_IN))
+}
+
+async fn google_register(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<GoogleRegisterForm>,
+) -> Answer<SignInData> {
+    let done = google::register(&state, form, &caller.client).await?;
+    let message = done.message();
+    let reply = first_step(&state, &caller, done.step, message);
+    Ok(if done.created { reply.created() } else { reply })
+}
+
+async fn logout(State(state): State<AppState>, caller: Caller) -> Answer {
+    sessions::sign_out(&state, caller.token.as_deref(), &caller.client).await?;
+    Ok(Reply::message(sessions::SIGNED_OUT).with_cookies([cookie::clear(&state.config)]))
+}
+
+/// `GET /auth/verify` and `GET /users/profile`: the signed-in account, the product's hottest call.
+async fn me(viewer: Viewer) -> Answer<UserData> {
+    Ok(Reply::data(UserData {
+        user: viewer.user.into(),
+    }))
+}
+
+async fn forgot_password(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<ForgotForm>,
+) -> Answer {
+    password_reset::forgot(&state, form, &caller.client).await?;
+    Ok(Reply::message(password_reset::LINK_SENT))
+}
+
+async fn reset_password(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    caller: Caller,
+    Input(form): Input<ResetForm>,
+) -> Answer {
+    password_reset::reset(&state, &token, form, &caller.client).await?;
+    Ok(Reply::message(password_reset::RESET))
+}
+
+async fn reauthenticate(
+    State(state): State<AppState>,
+    caller: Caller,
+    viewer: Viewer,
+    Input(form): Input<ReauthenticateForm>,
+) -> Answer {
+    reauthenticate::reauthenticate(&state, &viewer, form, &caller.client).await?;
+    Ok(Reply::message(reauthenticate::CONFIRMED))
+}
+
+async fn update_profile(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Input(form): Input<ProfileForm>,
+) -> Answer<UserData> {
+    let user = profile::update(&state.db, viewer, form).await?;
+    Ok(Reply::data(UserData { user: user.into() }).with_message(profile::UPDATED))
+}
+
+async fn change_password(
+    State(state): State<AppState>,
+    caller: Caller,
+    viewer: Viewer,
+    Input(form): Input<ChangePasswordForm>,
+) -> Answer {
+    password_change::change(&state, &viewer, form, &caller.client).await?;
+    Ok(Reply::message(password_change::CHANGED))
+}
+
+#[derive(Serialize)]
+struct SessionsData {
+    sessions: Vec<Session>,
+}
+
+async fn list_sessions(State(state): State<AppState>, viewer: Viewer) -> Answer<SessionsData> {
+    let devices = sessions::list(&state, &viewer).await?;
+    Ok(Reply::data(SessionsData {
+        sessions: devices.into_iter().map(Session::from).collect(),
+    }))
 }
 
 async fn revoke_session(
-    Extension(schema): Extension<AppSchema>,
+    State(state): State<AppState>,
     Path(id): Path<String>,
     caller: Caller,
-) -> Response {
-    run(&schema, &caller, &REVOKE_SESSION, json!({ "id": id })).await
+    viewer: Viewer,
+) -> Answer {
+    sessions::revoke(&state, &viewer, &id, &caller.client).await?;
+    Ok(Reply::message(sessions::REVOKED))
 }
 
-async fn revoke_other_sessions(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
-    run(&schema, &caller, &REVOKE_OTHER_SESSIONS, Value::Null).await
+async fn revoke_other_sessions(State(state): State<AppState>, caller: Caller, viewer: Viewer) -> Answer {
+    sessions::revoke_others(&state, &viewer, &caller.client).await?;
+    Ok(Reply::message(sessions::OTHERS_REVOKED))
 }
 
-async fn two_factor_setup(Extension(schema): Extension<AppSchema>, caller: Caller) -> Response {
-    run(&schema, &caller, &TWO_FACTOR_SETUP, Value::Null).await
+#[derive(Serialize)]
+struct SetupData {
+    setup: TwoFactorSetup,
 }
 
-async fn two_factor_confirm(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(&schema, &caller, &TWO_FACTOR_CONFIRM, body, &[("code", None)]).await
+async fn two_factor_setup(State(state): State<AppState>, viewer: Viewer) -> Answer<SetupData> {
+    let enrolment = two_factor::start(&state, &viewer).await?;
+    Ok(Reply::data(SetupData {
+        setup: TwoFactorSetup {
+            secret: enrolment.secret,
+            otpauth_uri: enrolment.otpauth_uri,
+        },
+    }))
 }
 
-async fn reauthenticate(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &REAUTHENTICATE,
-        body,
-        &[("password", None), ("code", None)],
-    )
-    .await
+async fn two_factor_confirm(
+    State(state): State<AppState>,
+    caller: Caller,
+    viewer: Viewer,
+    Input(form): Input<ConfirmForm>,
+) -> Answer<RecoveryCodesData> {
+    let recovery_codes = two_factor::confirm(&state, &viewer, form, &caller.client).await?;
+    Ok(Reply::data(RecoveryCodesData { recovery_codes }).with_message(two_factor::ENABLED))
 }
 
-async fn two_factor_disable(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    with_input(
-        &schema,
-        &caller,
-        &TWO_FACTOR_DISABLE,
-        body,
-        &[("password", None), ("code", None)],
-    )
-    .await
+async fn two_factor_disable(
+    State(state): State<AppState>,
+    caller: Caller,
+    viewer: Viewer,
+    Input(form): Input<DisableForm>,
+) -> Answer {
+    two_factor::disable(&state, &viewer, form, &caller.client).await?;
+    Ok(Reply::message(two_factor::DISABLED))
+}
+
+async fn delete_user(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    viewer: Viewer,
+) -> Answer {
+    deletion::delete(&state, &viewer, &id, &caller.client).await?;
+    let reply = Reply::message(deletion::DELETED);
+    Ok(if viewer.user.id.to_string() == id {
+        reply.with_cookies([cookie::clear(&state.config)])
+    } else {
+        reply
+    })
 }

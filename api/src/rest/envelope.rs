@@ -1,82 +1,18 @@
-//! The `{success, message, data}` envelope every REST response uses, errors included.
+//! The `{success, message, data}` envelope of every REST success; failures are
+//! [`crate::http::error::ErrorResponse`].
 
 use axum::{
     Json,
-    http::{HeaderValue, StatusCode, header::RETRY_AFTER},
+    http::{HeaderValue, StatusCode, header::SET_COOKIE},
     response::{IntoResponse, Response},
 };
-use serde_json::{Map, Value, json};
-
-use crate::error::{Code, Error};
-
-/// A REST failure: status from the code, the message, and the field errors when there are any.
-#[derive(Debug)]
-pub struct ErrorResponse {
-    pub code: Code,
-    pub message: String,
-    pub errors: Option<Map<String, Value>>,
-    pub retry_after_secs: Option<u64>,
-}
-
-impl ErrorResponse {
-    pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            errors: None,
-            retry_after_secs: None,
-        }
-    }
-}
-
-impl From<Error> for ErrorResponse {
-    fn from(err: Error) -> Self {
-        if let Error::Internal(cause) = &err {
-            tracing::error!(error = ?cause, "internal error");
-        }
-        let errors = match &err {
-            Error::Validation(fields) => Some(
-                fields
-                    .iter()
-                    .map(|(f, m)| (f.to_owned(), Value::from(m)))
-                    .collect(),
-            ),
-            _ => None,
-        };
-        let retry_after_secs = err.retry_after();
-        Self {
-            code: err.code(),
-            message: err.to_string(),
-            errors,
-            retry_after_secs,
-        }
-    }
-}
-
-impl IntoResponse for ErrorResponse {
-    fn into_response(self) -> Response {
-        let mut body = json!({
-            "success": false,
-            "message": self.message,
-            "code": self.code.as_str(),
-        });
-        if let Some(errors) = self.errors {
-            body["errors"] = Value::Object(errors);
-        }
-        let mut response = (self.code.status(), Json(body)).into_response();
-        if let Some(secs) = self.retry_after_secs {
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(secs));
-        }
-        response
-    }
-}
-
 #[derive(serde::Serialize)]
 struct Success<'a, T> {
     success: bool,
-    data: &'a T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a T>,
 }
 
 /// The JSON of a success with `data` and no message, for a caller that keeps it (a cache).
@@ -84,24 +20,77 @@ struct Success<'a, T> {
 /// # Errors
 /// When `data` cannot be serialised, which the API's own types always can.
 pub fn data_json<T: serde::Serialize>(data: &T) -> serde_json::Result<Vec<u8>> {
-    serde_json::to_vec(&Success { success: true, data })
+    serde_json::to_vec(&Success {
+        success: true,
+        message: None,
+        data: Some(data),
+    })
 }
 
-/// A REST success with `data` and no message, serialised straight from typed values (the
-/// routes that skip GraphQL).
-pub fn data<T: serde::Serialize>(data: &T) -> Response {
-    Json(Success { success: true, data }).into_response()
+/// A REST success: a status, the message, the typed `data`, and the cookies it sets.
+#[must_use]
+pub struct Reply<T = ()> {
+    status: StatusCode,
+    message: Option<&'static str>,
+    data: Option<T>,
+    cookies: Vec<String>,
 }
 
-/// A REST success.
-pub fn success(status: StatusCode, message: Option<String>, data: Option<Value>) -> Response {
-    let mut body = Map::new();
-    body.insert("success".to_owned(), Value::Bool(true));
-    if let Some(message) = message {
-        body.insert("message".to_owned(), Value::String(message));
+impl Reply {
+    /// A success whose only content is its message.
+    pub fn message(message: &'static str) -> Self {
+        Self {
+            status: StatusCode::OK,
+            message: Some(message),
+            data: None,
+            cookies: Vec::new(),
+        }
     }
-    if let Some(data) = data {
-        body.insert("data".to_owned(), data);
+}
+
+impl<T: serde::Serialize> Reply<T> {
+    /// A success carrying `data`.
+    pub fn data(data: T) -> Self {
+        Self {
+            status: StatusCode::OK,
+            message: None,
+            data: Some(data),
+            cookies: Vec::new(),
+        }
     }
-    (status, Json(Value::Object(body))).into_response()
+
+    pub fn with_message(mut self, message: &'static str) -> Self {
+        self.message = Some(message);
+        self
+    }
+
+    pub fn created(mut self) -> Self {
+        self.status = StatusCode::CREATED;
+        self
+    }
+
+    pub fn with_cookies(mut self, cookies: impl IntoIterator<Item = String>) -> Self {
+        self.cookies.extend(cookies);
+        self
+    }
+}
+
+impl<T: serde::Serialize> IntoResponse for Reply<T> {
+    fn into_response(self) -> Response {
+        let body = Success {
+            success: true,
+            message: self.message,
+            data: self.data.as_ref(),
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        for cookie in self.cookies {
+            match HeaderValue::from_str(&cookie) {
+                Ok(value) => {
+                    response.headers_mut().append(SET_COOKIE, value);
+                }
+                Err(err) => tracing::error!(error = %err, "a cookie is not a header value"),
+            }
+        }
+        response
+    }
 }

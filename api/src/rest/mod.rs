@@ -1,11 +1,12 @@
-//! The REST adapter: the exact paths of SPEC.md section 7 under `/api`. Each route runs one
-//! fixed GraphQL operation; no business rule lives here.
+//! The REST adapter: the exact paths of SPEC.md section 7 under `/api`. Each handler reads
+//! the domain's form, calls the domain function its GraphQL twin calls and answers with the
+//! same output types in the envelope; no business rule lives here.
 
 pub mod accounts;
 pub mod envelope;
+pub mod input;
 pub mod news;
 pub mod openapi;
-pub mod operation;
 
 use axum::{Router, extract::DefaultBodyLimit, routing::get};
 

@@ -1,26 +1,27 @@
 //! `/news` and `/news/{id}`.
 
 use axum::{
-    Extension, Router,
+    Router,
     body::Bytes,
     extract::{Path, Query, State},
-    http::{StatusCode, header},
+    http::header,
     response::{IntoResponse, Response},
     routing::get,
 };
 use serde::Deserialize;
-use serde_json::json;
 
 use super::{
-    envelope::{ErrorResponse, data, data_json},
-    operation::{Body, Operation, Shape, json_object, keep, run},
+    envelope::{Reply, data_json},
+    input::Input,
 };
 use crate::{
-    accounts::sessions,
-    client::Caller,
+    accounts::sessions::{self, Viewer},
     error::Error,
-    graphql::{AppSchema, news::NewsItem},
-    news,
+    graphql::news::NewsItem,
+    http::caller::Caller,
+    http::error::ErrorResponse,
+    http::extract::MaybeViewer,
+    news::{self, NewsForm, NewsPatch},
     state::AppState,
 };
 
@@ -29,45 +30,6 @@ pub fn router() -> Router<AppState> {
         .route("/news", get(list).post(create))
         .route("/news/{id}", get(item).put(update).delete(remove))
 }
-
-const NEWS_FIELDS: &str = "fragment NewsFields on NewsItem { id title summary body imageUrl published publishedAt author { id name } createdAt updatedAt }";
-
-macro_rules! news_operation {
-    ($name:ident, $status:expr, $shape:expr, $doc:expr) => {
-        const $name: Operation = Operation {
-            document: const_format::concatcp!($doc, " ", NEWS_FIELDS),
-            shape: $shape,
-            status: $status,
-        };
-    };
-}
-
-news_operation!(
-    CREATE,
-    StatusCode::CREATED,
-    Shape::Payload,
-    "mutation($input: CreateNewsInput!) { result: createNews(input: $input) { message item { ...NewsFields } } }"
-);
-news_operation!(
-    UPDATE,
-    StatusCode::OK,
-    Shape::Payload,
-    "mutation($id: ID!, $input: UpdateNewsInput!) { result: updateNews(id: $id, input: $input) { message item { ...NewsFields } } }"
-);
-
-const DELETE: Operation = Operation {
-    document: "mutation($id: ID!) { result: deleteNews(id: $id) { message } }",
-    shape: Shape::Payload,
-    status: StatusCode::OK,
-};
-
-const FIELDS: [(&str, Option<&[&str]>); 5] = [
-    ("title", None),
-    ("summary", None),
-    ("body", None),
-    ("imageUrl", None),
-    ("published", None),
-];
 
 #[derive(Deserialize)]
 struct ListParams {
@@ -108,7 +70,7 @@ async fn list(
                 next_cursor: page.next_cursor,
             };
             if !anonymous {
-                return data(&feed);
+                return Reply::data(feed).into_response();
             }
             match data_json(&feed) {
                 Ok(body) => {
@@ -135,46 +97,46 @@ struct ItemData {
     item: NewsItem,
 }
 
-async fn item(State(state): State<AppState>, Path(id): Path<String>, caller: Caller) -> Response {
-    let item = async {
-        let is_admin = sessions::optional(&state, caller.token.as_deref())
-            .await?
-            .is_some_and(|viewer| viewer.is_admin());
-        news::get(&state, is_admin, &id).await
-    };
-    match item.await {
-        Ok(item) => data(&ItemData {
-            item: NewsItem::from(item),
-        }),
-        Err(err) => ErrorResponse::from(err).into_response(),
-    }
+async fn item(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    viewer: MaybeViewer,
+) -> Answer<ItemData> {
+    let item = news::get(&state, viewer.is_admin(), &id).await?;
+    Ok(Reply::data(ItemData { item: item.into() }))
 }
 
-async fn create(Extension(schema): Extension<AppSchema>, caller: Caller, body: Body) -> Response {
-    match json_object(body) {
-        Ok(mut input) => {
-            keep(&mut input, &FIELDS);
-            run(&schema, &caller, &CREATE, json!({ "input": input })).await
-        }
-        Err(err) => err.into_response(),
-    }
+type Answer<T = ()> = Result<Reply<T>, ErrorResponse>;
+
+async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    viewer: Viewer,
+    Input(form): Input<NewsForm>,
+) -> Answer<ItemData> {
+    let item = news::create(&state, &viewer, form, &caller.client).await?;
+    Ok(Reply::data(ItemData { item: item.into() })
+        .with_message(news::CREATED)
+        .created())
 }
 
 async fn update(
-    Extension(schema): Extension<AppSchema>,
+    State(state): State<AppState>,
     Path(id): Path<String>,
     caller: Caller,
-    body: Body,
-) -> Response {
-    match json_object(body) {
-        Ok(mut input) => {
-            keep(&mut input, &FIELDS);
-            run(&schema, &caller, &UPDATE, json!({ "id": id, "input": input })).await
-        }
-        Err(err) => err.into_response(),
-    }
+    viewer: Viewer,
+    Input(form): Input<NewsPatch>,
+) -> Answer<ItemData> {
+    let item = news::update(&state, &viewer, &id, form, &caller.client).await?;
+    Ok(Reply::data(ItemData { item: item.into() }).with_message(news::UPDATED))
 }
 
-async fn remove(Extension(schema): Extension<AppSchema>, Path(id): Path<String>, caller: Caller) -> Response {
-    run(&schema, &caller, &DELETE, json!({ "id": id })).await
+async fn remove(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    caller: Caller,
+    viewer: Viewer,
+) -> Answer {
+    news::delete(&state, &viewer, &id, &caller.client).await?;
+    Ok(Reply::message(news::DELETED))
 }

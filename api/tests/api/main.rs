@@ -26,4 +26,5 @@ mod second_factor_limits;
 mod security;
 mod soak;
 mod sso;
+mod twins;
 mod two_factor;

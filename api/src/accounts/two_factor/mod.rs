@@ -66,22 +66,22 @@ pub const ENABLED: &str = "Two-factor sign-in is on";
 pub const DISABLED: &str = "Two-factor sign-in is off";
 pub const WRONG_PASSWORD: &str = "Password is incorrect";
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "TwoFactorLoginInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ChallengeForm {
     pub challenge: Option<String>,
     /// A six-digit code from the authenticator app, or an unused recovery code.
     pub code: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "ConfirmTwoFactorInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ConfirmForm {
     pub code: Option<String>,
 }
 
-#[derive(Debug, Default, async_graphql::InputObject)]
-#[graphql(name = "DisableTwoFactorInput")]
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct DisableForm {
     /// Not needed by an account that has no password (made with Google).
     pub password: Option<String>,

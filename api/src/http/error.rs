@@ -1,0 +1,93 @@
+//! The one mapping of domain errors to HTTP: each code's status, and the REST error envelope
+//! `{success: false, message, code, errors}` with `Retry-After` when the caller should wait.
+
+use axum::{
+    Json,
+    http::{HeaderValue, StatusCode, header::RETRY_AFTER},
+    response::{IntoResponse, Response},
+};
+use serde_json::{Map, Value, json};
+
+use crate::error::{Code, Error};
+
+/// The HTTP status of each code: the one table both skins answer by (REST in its status line,
+/// GraphQL over HTTP only in `extensions.code`).
+pub fn status(code: Code) -> StatusCode {
+    match code {
+        Code::BadUserInput => StatusCode::BAD_REQUEST,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::EmailNotVerified | Code::Forbidden | Code::ReauthenticationRequired => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::Conflict => StatusCode::CONFLICT,
+        Code::TokenExpired => StatusCode::GONE,
+        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// A REST failure: status from the code, the message, and the field errors when there are any.
+#[derive(Debug)]
+pub struct ErrorResponse {
+    pub code: Code,
+    pub message: String,
+    pub errors: Option<Map<String, Value>>,
+    pub retry_after_secs: Option<u64>,
+}
+
+impl ErrorResponse {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            errors: None,
+            retry_after_secs: None,
+        }
+    }
+}
+
+impl From<Error> for ErrorResponse {
+    fn from(err: Error) -> Self {
+        if let Error::Internal(cause) = &err {
+            tracing::error!(error = ?cause, "internal error");
+        }
+        let errors = match &err {
+            Error::Validation(fields) => Some(
+                fields
+                    .iter()
+                    .map(|(f, m)| (f.to_owned(), Value::from(m)))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let retry_after_secs = err.retry_after();
+        Self {
+            code: err.code(),
+            message: err.to_string(),
+            errors,
+            retry_after_secs,
+        }
+    }
+}
+
+impl IntoResponse for ErrorResponse {
+    fn into_response(self) -> Response {
+        let mut body = json!({
+            "success": false,
+            "message": self.message,
+            "code": self.code.as_str(),
+        });
+        if let Some(errors) = self.errors {
+            body["errors"] = Value::Object(errors);
+        }
+        let mut response = (status(self.code), Json(body)).into_response();
+        if let Some(secs) = self.retry_after_secs {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}

@@ -1,0 +1,121 @@
+//! A REST request body read into the domain's form: the same command a resolver builds from
+//! its input object, checked by serde instead of the GraphQL validator.
+
+use axum::{
+    body::Bytes,
+    extract::{FromRequest, Request},
+    http::StatusCode,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::error::Code;
+use crate::http::error::ErrorResponse;
+
+/// The body as a `T`. Empty means `{}`; keys `T` does not have are ignored (a client may send
+/// a confirmation field, or the read-only fields of a user it read).
+pub struct Input<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Input<T> {
+    type Rejection = ErrorResponse;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ErrorResponse> {
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ErrorResponse::new(
+                    Code::PayloadTooLarge,
+                    "The request body is too large (64 KiB at most)",
+                )
+            } else {
+                ErrorResponse::new(Code::BadUserInput, "The request body could not be read")
+            }
+        })?;
+        parse(&bytes).map(Self)
+    }
+}
+
+/// `bytes` as a `T`, or the error naming what is wrong with it.
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ErrorResponse> {
+    let object = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return parse(b"{}"),
+        Some(b) => *b == b'{',
+    };
+    if object {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+            Ok(value) if deserializer.end().is_ok() => return Ok(value),
+            Err(err) if err.inner().is_data() => return Err(wrong_type(&err.path().to_string())),
+            _ => {}
+        }
+    }
+    if !object && serde_json::from_slice::<Value>(bytes).is_ok() {
+        return Err(ErrorResponse::new(
+            Code::BadUserInput,
+            "The request body must be a JSON object",
+        ));
+    }
+    Err(ErrorResponse::new(
+        Code::BadUserInput,
+        "The request body is not valid JSON",
+    ))
+}
+
+/// A field of the wrong type (a number for a string, an object for a flag), named by its path.
+fn wrong_type(path: &str) -> ErrorResponse {
+    if path.is_empty() || path == "." || path.contains('?') {
+        return ErrorResponse::new(
+            Code::BadUserInput,
+            "The request body does not have the expected shape",
+        );
+    }
+    let message = format!("{path} has the wrong type");
+    let mut response = ErrorResponse::new(Code::BadUserInput, message.clone());
+    response.errors = Some(Map::from_iter([(path.to_owned(), Value::String(message))]));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Default, Debug, PartialEq)]
+    #[serde(default, rename_all = "camelCase")]
+    struct Form {
+        email: Option<String>,
+        notifications: Option<Flags>,
+    }
+
+    #[derive(serde::Deserialize, Default, Debug, PartialEq)]
+    #[serde(default)]
+    struct Flags {
+        sms: Option<bool>,
+    }
+
+    fn message(body: &str) -> String {
+        parse::<Form>(body.as_bytes()).unwrap_err().message
+    }
+
+    #[test]
+    fn an_empty_body_is_an_empty_form_and_unknown_keys_are_ignored() {
+        assert_eq!(parse::<Form>(b"  ").unwrap(), Form::default());
+        let form = parse::<Form>(br#"{"email":"a@b.co","confirm":"x"}"#).unwrap();
+        assert_eq!(form.email.as_deref(), Some("a@b.co"));
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_type_is_named_by_its_path() {
+        assert_eq!(message(r#"{"email":5}"#), "email has the wrong type");
+        assert_eq!(
+            message(r#"{"notifications":{"sms":"yes"}}"#),
+            "notifications.sms has the wrong type"
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_or_not_json_says_so() {
+        assert_eq!(message("[1]"), "The request body must be a JSON object");
+        assert_eq!(message("{\"email\":"), "The request body is not valid JSON");
+        assert_eq!(message("{} {}"), "The request body is not valid JSON");
+        assert_eq!(message("nope"), "The request body is not valid JSON");
+    }
+}

@@ -1,0 +1,821 @@
+//! Every REST call beside its GraphQL twin: the two skins call one domain, so for the same
+//! request they must say the same thing: the status of the code, the message, the field errors
+//! and the data. Values that differ by nature between two calls (ids, tokens, times, secrets)
+//! are masked; everything else is compared whole.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{Backend, PASSWORD, TestApp},
+    two_factor::app_code,
+};
+
+const USER: &str = "user { id name email countryCode phone bio website born role status emailVerified twoFactorEnabled social { github linkedin instagram twitter facebook } address { street city state zip country } preferences { notifications { email sms push } theme } createdAt updatedAt }";
+const ITEM: &str =
+    "item { id title summary body imageUrl published publishedAt author { id name } createdAt updatedAt }";
+
+/// Keys whose values differ between two calls that did the same thing.
+const VOLATILE: &[&str] = &[
+    "id",
+    "token",
+    "email",
+    "createdAt",
+    "updatedAt",
+    "publishedAt",
+    "signedInAt",
+    "lastActiveAt",
+    "secret",
+    "otpauthUri",
+    "recoveryCodes",
+    "challenge",
+];
+
+fn masked(value: &Value) -> Value {
+    match value {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(key, value)| {
+                    let value = if VOLATILE.contains(&key.as_str()) && !value.is_null() {
+                        json!("…")
+                    } else {
+                        masked(value)
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(masked).collect()),
+        other => other.clone(),
+    }
+}
+
+fn status_of(code: &str) -> StatusCode {
+    match code {
+        "BAD_USER_INPUT" => StatusCode::BAD_REQUEST,
+        "UNAUTHENTICATED" => StatusCode::UNAUTHORIZED,
+        "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" => StatusCode::FORBIDDEN,
+        "NOT_FOUND" => StatusCode::NOT_FOUND,
+        "CONFLICT" => StatusCode::CONFLICT,
+        "TOKEN_EXPIRED" => StatusCode::GONE,
+        "RATE_LIMITED" => StatusCode::TOO_MANY_REQUESTS,
+        other => panic!("no status for {other}"),
+    }
+}
+
+/// How the REST `data` sits in the GraphQL result.
+#[derive(Clone, Copy)]
+enum Data {
+    /// The root field is a payload: its `message` is the envelope's, its other fields `data`.
+    Payload,
+    /// The root field's value is `data` under this key.
+    Under(&'static str),
+}
+
+struct Call<'a> {
+    method: Method,
+    path: &'a str,
+    body: Value,
+    token: Option<&'a str>,
+}
+
+impl<'a> Call<'a> {
+    fn new(method: Method, path: &'a str, body: Value) -> Self {
+        Self {
+            method,
+            path,
+            body,
+            token: None,
+        }
+    }
+
+    fn signed_in(mut self, token: &'a str) -> Self {
+        self.token = Some(token);
+        self
+    }
+}
+
+async fn rest(app: &TestApp, call: Call<'_>) -> (StatusCode, Value) {
+    let mut request = app.client.request(call.method.clone(), app.url(call.path));
+    if call.method != Method::GET && call.method != Method::DELETE {
+        request = request.json(&call.body);
+    }
+    if let Some(token) = call.token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status();
+    (status, response.json().await.expect("a JSON envelope"))
+}
+
+/// Asserts that the REST answer and the GraphQL one say the same.
+fn assert_twins((status, rest): &(StatusCode, Value), graphql: &Value, field: &str, data: Data) {
+    if let Some(error) = graphql["errors"].get(0) {
+        let code = error["extensions"]["code"].as_str().expect("a code");
+        assert_eq!(*status, status_of(code), "REST {rest} beside GraphQL {graphql}");
+        assert_eq!(rest["success"], false);
+        assert_eq!(rest["code"], code, "REST {rest} beside GraphQL {graphql}");
+        assert_eq!(
+            rest["message"], error["message"],
+            "REST {rest} beside GraphQL {graphql}"
+        );
+        let field_errors = &error["extensions"]["errors"];
+        assert_eq!(rest.get("errors").unwrap_or(&Value::Null), field_errors);
+        return;
+    }
+    assert!(
+        status.is_success(),
+        "REST {status} {rest} beside GraphQL {graphql}"
+    );
+    assert_eq!(rest["success"], true);
+    let result = &graphql["data"][field];
+    assert!(!result.is_null(), "{graphql}");
+    match data {
+        Data::Payload => {
+            assert_eq!(
+                rest["message"], result["message"],
+                "REST {rest} beside GraphQL {graphql}"
+            );
+            let fields = result.as_object().unwrap();
+            let rest_data = rest.get("data").cloned().unwrap_or(json!({}));
+            for (key, value) in rest_data.as_object().unwrap() {
+                assert_eq!(
+                    masked(&json!({ key: value })),
+                    masked(&json!({ key: fields[key] })),
+                    "{key}: REST {rest} beside GraphQL {graphql}"
+                );
+            }
+            for (key, value) in fields {
+                if key != "message" && !rest_data.as_object().unwrap().contains_key(key) {
+                    // What REST leaves out is the other half of a sign-in step, or a flag it
+                    // says with its status (201 for `created`).
+                    assert!(
+                        value.is_null() || *value == json!(false) || key == "created",
+                        "REST lacks {key}: {rest} beside {graphql}"
+                    );
+                }
+            }
+        }
+        Data::Under(key) => {
+            assert_eq!(rest.get("message"), None);
+            assert_eq!(
+                masked(&rest["data"][key]),
+                masked(result),
+                "REST {rest} beside GraphQL {graphql}"
+            );
+        }
+    }
+}
+
+async fn graphql(app: &TestApp, token: Option<&str>, document: &str, variables: Value) -> Value {
+    app.graphql(token, document, variables).await
+}
+
+fn register_input(email: &str) -> Value {
+    json!({
+        "name": "Asha Verma",
+        "email": email,
+        "countryCode": "+91",
+        "phone": "+919876543210",
+        "password": PASSWORD,
+        "role": "career",
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sign_up_and_sign_in_calls_answer_alike() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let register =
+        format!("mutation($input: RegisterInput!) {{ register(input: $input) {{ message {USER} }} }}");
+    let send = "mutation($input: SendOtpEmailInput!) { sendOtpEmail(input: $input) { message } }";
+    let verify = format!(
+        "mutation($input: VerifyOtpEmailInput!) {{ verifyOtpEmail(input: $input) {{ message token {USER} }} }}"
+    );
+    let login = format!(
+        "mutation($input: LoginInput!) {{ login(input: $input) {{ message token twoFactorRequired challenge {USER} }} }}"
+    );
+    let forgot = "mutation($input: ForgotPasswordInput!) { forgotPassword(input: $input) { message } }";
+    let reset = "mutation($token: String!, $input: ResetPasswordInput!) { resetPassword(token: $token, input: $input) { message } }";
+    let logout = "mutation { logout { message } }";
+
+    // Each pair: the same bad input to both, then the same good input for two people.
+    for (field, document, path, bad) in [
+        (
+            "register",
+            register.as_str(),
+            "/api/auth/register",
+            json!({ "email": "not-an-email", "countryCode": "91", "password": "short" }),
+        ),
+        (
+            "sendOtpEmail",
+            send,
+            "/api/auth/send-otp-email",
+            json!({ "email": "not-an-email" }),
+        ),
+        (
+            "verifyOtpEmail",
+            verify.as_str(),
+            "/api/auth/verify-otp-email",
+            json!({ "email": "not-an-email", "otp": "12" }),
+        ),
+        (
+            "login",
+            login.as_str(),
+            "/api/auth/login",
+            json!({ "email": "not-an-email" }),
+        ),
+        (
+            "forgotPassword",
+            forgot,
+            "/api/auth/forgot-password",
+            json!({ "email": "" }),
+        ),
+    ] {
+        let r = rest(&app, Call::new(Method::POST, path, bad.clone())).await;
+        let g = graphql(&app, None, document, json!({ "input": bad })).await;
+        assert_twins(&r, &g, field, Data::Payload);
+        // A field of the wrong type is refused by both, naming the field.
+        let r = rest(&app, Call::new(Method::POST, path, json!({ "email": 5 }))).await;
+        assert_eq!(r.0, StatusCode::BAD_REQUEST, "{path}: {}", r.1);
+        assert_eq!(r.1["errors"]["email"], "email has the wrong type", "{path}");
+    }
+
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/register",
+            register_input("rest@example.com"),
+        ),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::CREATED);
+    let g = graphql(
+        &app,
+        None,
+        &register,
+        json!({ "input": register_input("graph@example.com") }),
+    )
+    .await;
+    assert_twins(&r, &g, "register", Data::Payload);
+    // Registering an address again: the same conflict.
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/register",
+            register_input("rest@example.com"),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &register,
+        json!({ "input": register_input("graph@example.com") }),
+    )
+    .await;
+    assert_twins(&r, &g, "register", Data::Payload);
+
+    // Signing in before the email is verified.
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/login",
+            json!({ "email": "rest@example.com", "password": PASSWORD }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &login,
+        json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+    )
+    .await;
+    assert_twins(&r, &g, "login", Data::Payload);
+
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/send-otp-email",
+            json!({ "email": "rest@example.com" }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        send,
+        json!({ "input": { "email": "graph@example.com" } }),
+    )
+    .await;
+    assert_twins(&r, &g, "sendOtpEmail", Data::Payload);
+    let rest_code = app.code_from_mail("rest@example.com", 1).await;
+    let graph_code = app.code_from_mail("graph@example.com", 1).await;
+    let wrong = if rest_code == "000000" { "111111" } else { "000000" };
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/verify-otp-email",
+            json!({ "email": "rest@example.com", "otp": wrong }),
+        ),
+    )
+    .await;
+    let wrong = if graph_code == "000000" {
+        "111111"
+    } else {
+        "000000"
+    };
+    let g = graphql(
+        &app,
+        None,
+        &verify,
+        json!({ "input": { "email": "graph@example.com", "otp": wrong } }),
+    )
+    .await;
+    assert_twins(&r, &g, "verifyOtpEmail", Data::Payload);
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/verify-otp-email",
+            json!({ "email": "rest@example.com", "otp": rest_code }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &verify,
+        json!({ "input": { "email": "graph@example.com", "otp": graph_code } }),
+    )
+    .await;
+    assert_twins(&r, &g, "verifyOtpEmail", Data::Payload);
+
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/login",
+            json!({ "email": "rest@example.com", "password": "wrongPassword9" }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &login,
+        json!({ "input": { "email": "graph@example.com", "password": "wrongPassword9" } }),
+    )
+    .await;
+    assert_twins(&r, &g, "login", Data::Payload);
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/login",
+            json!({ "email": "rest@example.com", "password": PASSWORD }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &login,
+        json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+    )
+    .await;
+    assert_twins(&r, &g, "login", Data::Payload);
+    let rest_token = r.1["data"]["token"].as_str().unwrap().to_owned();
+    let graph_token = g["data"]["login"]["token"].as_str().unwrap().to_owned();
+
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/forgot-password",
+            json!({ "email": "rest@example.com" }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        forgot,
+        json!({ "input": { "email": "nobody@example.com" } }),
+    )
+    .await;
+    assert_twins(&r, &g, "forgotPassword", Data::Payload);
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/reset-password/not-a-token",
+            json!({ "password": "aFreshPassword7" }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        reset,
+        json!({ "token": "not-a-token", "input": { "password": "aFreshPassword7" } }),
+    )
+    .await;
+    assert_twins(&r, &g, "resetPassword", Data::Payload);
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/reset-password/not-a-token",
+            json!({ "password": "x" }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        reset,
+        json!({ "token": "not-a-token", "input": { "password": "x" } }),
+    )
+    .await;
+    assert_twins(&r, &g, "resetPassword", Data::Payload);
+
+    let r = rest(
+        &app,
+        Call::new(Method::POST, "/api/auth/logout", json!({})).signed_in(&rest_token),
+    )
+    .await;
+    let g = graphql(&app, Some(&graph_token), logout, json!({})).await;
+    assert_twins(&r, &g, "logout", Data::Payload);
+    // Both sessions are over.
+    let r = rest(
+        &app,
+        Call::new(Method::GET, "/api/auth/verify", json!({})).signed_in(&rest_token),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        Some(&graph_token),
+        &format!("{{ me {{ {} }} }}", &USER[7..USER.len() - 2]),
+        json!({}),
+    )
+    .await;
+    assert_twins(&r, &g, "me", Data::Under("user"));
+    assert_eq!(r.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_calls_answer_alike() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let token = app.signed_up("asha@example.com").await;
+    let other = app.signed_up("ravi@example.com").await;
+    let me = format!("{{ me {{ {} }} }}", &USER[7..USER.len() - 2]);
+
+    for path in ["/api/auth/verify", "/api/users/profile"] {
+        let r = rest(&app, Call::new(Method::GET, path, json!({})).signed_in(&token)).await;
+        let g = graphql(&app, Some(&token), &me, json!({})).await;
+        assert_twins(&r, &g, "me", Data::Under("user"));
+        assert_eq!(
+            r.1["data"]["user"], g["data"]["me"],
+            "the very same account, unmasked"
+        );
+    }
+
+    let update = format!(
+        "mutation($input: UpdateProfileInput!) {{ updateProfile(input: $input) {{ message {USER} }} }}"
+    );
+    for input in [
+        json!({ "phone": "12", "website": "not a url" }),
+        json!({ "bio": "Builds things", "social": { "github": "https://github.com/asha" }, "preferences": { "notifications": { "sms": true }, "theme": "dark" } }),
+        json!({ "bio": null, "born": "1990-02-03" }),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::PUT, "/api/users/profile", input.clone()).signed_in(&token),
+        )
+        .await;
+        let g = graphql(&app, Some(&token), &update, json!({ "input": input })).await;
+        assert_twins(&r, &g, "updateProfile", Data::Payload);
+    }
+
+    let change = "mutation($input: ChangePasswordInput!) { changePassword(input: $input) { message } }";
+    let input =
+        json!({ "currentPassword": PASSWORD, "password": "anotherRiver7", "confirmPassword": "different7A" });
+    let r = rest(
+        &app,
+        Call::new(Method::PUT, "/api/users/password", input.clone()).signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&token), change, json!({ "input": input })).await;
+    assert_twins(&r, &g, "changePassword", Data::Payload);
+
+    let reauth = "mutation($input: ReauthenticateInput!) { reauthenticate(input: $input) { message } }";
+    for input in [
+        json!({ "password": "wrongPassword9" }),
+        json!({ "password": PASSWORD }),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/auth/reauthenticate", input.clone()).signed_in(&token),
+        )
+        .await;
+        let g = graphql(&app, Some(&token), reauth, json!({ "input": input })).await;
+        assert_twins(&r, &g, "reauthenticate", Data::Payload);
+    }
+
+    let sessions = "{ sessions { id browser os ip signedInAt lastActiveAt current } }";
+    let r = rest(
+        &app,
+        Call::new(Method::GET, "/api/users/sessions", json!({})).signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&token), sessions, json!({})).await;
+    assert_twins(&r, &g, "sessions", Data::Under("sessions"));
+    let revoke = "mutation($id: ID!) { revokeSession(id: $id) { message } }";
+    let unknown = "00000000-0000-4000-8000-000000000000";
+    let r = rest(
+        &app,
+        Call::new(
+            Method::DELETE,
+            &format!("/api/users/sessions/{unknown}"),
+            json!({}),
+        )
+        .signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&token), revoke, json!({ "id": unknown })).await;
+    assert_twins(&r, &g, "revokeSession", Data::Payload);
+    let others = "mutation { revokeOtherSessions { message } }";
+    let r = rest(
+        &app,
+        Call::new(Method::DELETE, "/api/users/sessions", json!({})).signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&other), others, json!({})).await;
+    assert_twins(&r, &g, "revokeOtherSessions", Data::Payload);
+
+    // Deleting someone else's account, then one's own.
+    let delete = "mutation($id: ID!) { deleteUser(id: $id) { message } }";
+    let asha_id = json_id(&app, &token).await;
+    let ravi_id = json_id(&app, &other).await;
+    let r = rest(
+        &app,
+        Call::new(Method::DELETE, &format!("/api/users/{ravi_id}"), json!({})).signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&other), delete, json!({ "id": asha_id })).await;
+    assert_twins(&r, &g, "deleteUser", Data::Payload);
+    let r = rest(
+        &app,
+        Call::new(Method::DELETE, &format!("/api/users/{asha_id}"), json!({})).signed_in(&token),
+    )
+    .await;
+    let g = graphql(&app, Some(&other), delete, json!({ "id": ravi_id })).await;
+    assert_twins(&r, &g, "deleteUser", Data::Payload);
+    assert_eq!(r.0, StatusCode::OK);
+}
+
+async fn json_id(app: &TestApp, token: &str) -> String {
+    let (_, body) = rest(
+        app,
+        Call::new(Method::GET, "/api/auth/verify", json!({})).signed_in(token),
+    )
+    .await;
+    body["data"]["user"]["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_two_factor_calls_answer_alike() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let rest_token = app.signed_up("rest@example.com").await;
+    let graph_token = app.signed_up("graph@example.com").await;
+
+    let setup = "mutation { startTwoFactorSetup { secret otpauthUri } }";
+    let r = rest(
+        &app,
+        Call::new(Method::POST, "/api/users/two-factor/setup", json!({})).signed_in(&rest_token),
+    )
+    .await;
+    let g = graphql(&app, Some(&graph_token), setup, json!({})).await;
+    assert_twins(&r, &g, "startTwoFactorSetup", Data::Under("setup"));
+    let rest_secret = r.1["data"]["setup"]["secret"].as_str().unwrap().to_owned();
+    let graph_secret = g["data"]["startTwoFactorSetup"]["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let confirm = "mutation($input: ConfirmTwoFactorInput!) { confirmTwoFactor(input: $input) { message recoveryCodes } }";
+    for (rest_code, graph_code) in [
+        ("12".to_owned(), "12".to_owned()),
+        (app_code(&rest_secret, 0), app_code(&graph_secret, 0)),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(
+                Method::POST,
+                "/api/users/two-factor/confirm",
+                json!({ "code": rest_code }),
+            )
+            .signed_in(&rest_token),
+        )
+        .await;
+        let g = graphql(
+            &app,
+            Some(&graph_token),
+            confirm,
+            json!({ "input": { "code": graph_code } }),
+        )
+        .await;
+        assert_twins(&r, &g, "confirmTwoFactor", Data::Payload);
+    }
+
+    // Signing in now asks for the second step, on both skins alike.
+    let login = format!(
+        "mutation($input: LoginInput!) {{ login(input: $input) {{ message token twoFactorRequired challenge {USER} }} }}"
+    );
+    let r = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            "/api/auth/login",
+            json!({ "email": "rest@example.com", "password": PASSWORD }),
+        ),
+    )
+    .await;
+    let g = graphql(
+        &app,
+        None,
+        &login,
+        json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+    )
+    .await;
+    assert_twins(&r, &g, "login", Data::Payload);
+    assert_eq!(r.1["data"]["twoFactorRequired"], true, "{}", r.1);
+    let rest_challenge = r.1["data"]["challenge"].as_str().unwrap().to_owned();
+    let graph_challenge = g["data"]["login"]["challenge"].as_str().unwrap().to_owned();
+
+    let complete = format!(
+        "mutation($input: TwoFactorLoginInput!) {{ completeTwoFactorLogin(input: $input) {{ message token {USER} }} }}"
+    );
+    for (r_input, g_input) in [
+        (json!({ "challenge": "forged" }), json!({ "challenge": "forged" })),
+        (
+            json!({ "challenge": rest_challenge, "code": app_code(&rest_secret, 1) }),
+            json!({ "challenge": graph_challenge, "code": app_code(&graph_secret, 1) }),
+        ),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/auth/login/two-factor", r_input),
+        )
+        .await;
+        let g = graphql(&app, None, &complete, json!({ "input": g_input })).await;
+        assert_twins(&r, &g, "completeTwoFactorLogin", Data::Payload);
+    }
+
+    let disable = "mutation($input: DisableTwoFactorInput!) { disableTwoFactor(input: $input) { message } }";
+    for (r_input, g_input) in [
+        (json!({ "password": PASSWORD }), json!({ "password": PASSWORD })),
+        (
+            json!({ "password": PASSWORD, "code": app_code(&rest_secret, -1) }),
+            json!({ "password": PASSWORD, "code": app_code(&graph_secret, -1) }),
+        ),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/users/two-factor/disable", r_input).signed_in(&rest_token),
+        )
+        .await;
+        let g = graphql(&app, Some(&graph_token), disable, json!({ "input": g_input })).await;
+        assert_twins(&r, &g, "disableTwoFactor", Data::Payload);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_google_calls_answer_alike_without_a_provider() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let google_login = format!(
+        "mutation($input: GoogleLoginInput!) {{ googleLogin(input: $input) {{ message token twoFactorRequired challenge {USER} }} }}"
+    );
+    let google_register = format!(
+        "mutation($input: GoogleRegisterInput!) {{ googleRegister(input: $input) {{ message token twoFactorRequired challenge created {USER} }} }}"
+    );
+    for input in [json!({}), json!({ "idToken": "not.a.token" })] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/auth/google-login", input.clone()),
+        )
+        .await;
+        let g = graphql(&app, None, &google_login, json!({ "input": input })).await;
+        assert_twins(&r, &g, "googleLogin", Data::Payload);
+    }
+    for input in [
+        json!({}),
+        json!({ "idToken": "not.a.token" }),
+        json!({ "idToken": "not.a.token", "role": "pilot" }),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/auth/google-register", input.clone()),
+        )
+        .await;
+        let g = graphql(&app, None, &google_register, json!({ "input": input })).await;
+        assert_twins(&r, &g, "googleRegister", Data::Payload);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_news_calls_answer_alike() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let reader = app.signed_up("reader@example.com").await;
+    let admin = app.signed_up("editor@example.com").await;
+    app.sql("UPDATE users SET role = 'admin' WHERE email = 'editor@example.com'")
+        .await;
+
+    let create =
+        format!("mutation($input: CreateNewsInput!) {{ createNews(input: $input) {{ message {ITEM} }} }}");
+    let story = json!({ "title": "Campus week", "summary": "Five days", "body": "The whole story.", "published": true });
+    for (token, input) in [
+        (&reader, story.clone()),
+        (&admin, json!({ "title": "", "imageUrl": "ftp://nope" })),
+        (&admin, story.clone()),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::POST, "/api/news", input.clone()).signed_in(token),
+        )
+        .await;
+        let g = graphql(&app, Some(token), &create, json!({ "input": input })).await;
+        assert_twins(&r, &g, "createNews", Data::Payload);
+    }
+    let (_, created) = rest(
+        &app,
+        Call::new(Method::POST, "/api/news", story.clone()).signed_in(&admin),
+    )
+    .await;
+    let id = created["data"]["item"]["id"].as_str().unwrap().to_owned();
+
+    let item = format!(
+        "query($id: ID!) {{ newsItem(id: $id) {{ {} }} }}",
+        &ITEM[7..ITEM.len() - 2]
+    );
+    let path = format!("/api/news/{id}");
+    for token in [None, Some(admin.as_str())] {
+        let call = Call::new(Method::GET, &path, json!({}));
+        let call = match token {
+            Some(token) => call.signed_in(token),
+            None => call,
+        };
+        let r = rest(&app, call).await;
+        let g = graphql(&app, token, &item, json!({ "id": id })).await;
+        assert_twins(&r, &g, "newsItem", Data::Under("item"));
+        assert_eq!(
+            r.1["data"]["item"], g["data"]["newsItem"],
+            "the very same item, unmasked"
+        );
+    }
+
+    let update = format!(
+        "mutation($id: ID!, $input: UpdateNewsInput!) {{ updateNews(id: $id, input: $input) {{ message {ITEM} }} }}"
+    );
+    for input in [
+        json!({ "summary": "" }),
+        json!({ "summary": "Six days", "imageUrl": null }),
+        json!({ "published": false }),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::PUT, &format!("/api/news/{id}"), input.clone()).signed_in(&admin),
+        )
+        .await;
+        let g = graphql(&app, Some(&admin), &update, json!({ "id": id, "input": input })).await;
+        assert_twins(&r, &g, "updateNews", Data::Payload);
+    }
+
+    let delete = "mutation($id: ID!) { deleteNews(id: $id) { message } }";
+    let (_, second) = rest(
+        &app,
+        Call::new(Method::POST, "/api/news", story).signed_in(&admin),
+    )
+    .await;
+    let second = second["data"]["item"]["id"].as_str().unwrap().to_owned();
+    for (token, rest_id, graph_id) in [
+        (&reader, id.as_str(), second.as_str()),
+        (&admin, "not-an-id", "not-an-id"),
+        (&admin, id.as_str(), second.as_str()),
+    ] {
+        let r = rest(
+            &app,
+            Call::new(Method::DELETE, &format!("/api/news/{rest_id}"), json!({})).signed_in(token),
+        )
+        .await;
+        let g = graphql(&app, Some(token), delete, json!({ "id": graph_id })).await;
+        assert_twins(&r, &g, "deleteNews", Data::Payload);
+    }
+}
