@@ -11,7 +11,7 @@ import { StaticRouter } from 'react-router-dom';
 import { AppProvider } from './app/provider';
 import { AppRoutes } from './app/routes';
 import type { AppConfig } from './lib/config';
-import { clearQueryCache } from './lib/query-cache';
+import { resetSessionStore } from './lib/session-store';
 import { PageMetaCollector, type PageMeta } from './lib/use-page-meta';
 
 /** Placeholder for each configuration value the server fills in (site.rs `PLACEHOLDERS`). */
@@ -38,7 +38,8 @@ export type RenderedPage = PageMeta & { html: string };
 
 /** The HTML of `url`'s page once every lazy part of it has loaded, with its title and description. */
 export async function render(url: string): Promise<RenderedPage> {
-  clearQueryCache();
+  // Nothing is carried from one page to the next: no session, and with it no GraphQL cache.
+  resetSessionStore();
   const meta: PageMeta = { title: config.appName, description: '' };
   const page = (
     <StrictMode>

@@ -4,6 +4,7 @@ import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { REAUTHENTICATE_MUTATION } from '@/lib/reauthenticate';
+import { codeError, passwordError } from '@/lib/validation';
 
 type ConfirmIdentityDialogProps = {
   open: boolean;
@@ -50,8 +51,10 @@ export function ConfirmIdentityDialog({ open, twoFactorEnabled, onCancel, onConf
   const field = useCode ? 'code' : 'password';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (value.trim() === '') {
-      setError(useCode ? 'Code is required' : 'Password is required');
+    // Spaces alone count as blank, for the password too.
+    const missing = useCode ? codeError(value) : passwordError(value.trim());
+    if (missing) {
+      setError(missing);
       return;
     }
     try {

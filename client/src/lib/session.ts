@@ -1,28 +1,11 @@
 import { useConfig } from './config-context';
-import { getQueryState, invalidateQuery, setQueryData, useCachedQuery, type QueryState } from './query-cache';
+import { getSessionState, setSession, useSessionState, type Session, type SessionState, type SessionUser } from './session-store';
 import { getStoredToken } from './token-storage';
 
-/** SPEC.md section 9: verify data is stale after 600 s. */
-export const SESSION_STALE_TIME_MS = 600_000;
-export const SESSION_QUERY_KEY = 'auth/verify';
-export const SESSION_EXPIRED_MESSAGE = 'Session expired or unauthorized';
-
-export type SessionUser = {
-  id: string;
-  name?: string | null;
-  email?: string | null;
-  role?: string | null;
-  status?: string | null;
-  /** Only the theme is read here (it colours the whole site); the profile reads the rest. */
-  preferences?: { theme?: string | null } | null;
-};
-
-export type Session =
-  | { status: 'authenticated'; user: SessionUser }
-  | { status: 'unauthenticated'; reason: string };
+const SESSION_EXPIRED_MESSAGE = 'Session expired or unauthorized';
 
 /** GET /auth/verify: 200 with a user is signed in; 401/403 is signed out. */
-export async function verifySession(apiBaseUrl: string): Promise<Session> {
+async function verifySession(apiBaseUrl: string): Promise<Session> {
   // Loaded on first use: a visitor's page never makes the call (see startSessionFromPage).
   const { apiRequest, toApiError } = await import('./api-client');
   const response = await apiRequest<{ user?: SessionUser }>(apiBaseUrl, '/auth/verify');
@@ -45,12 +28,13 @@ export type SessionView =
  * The prerendered pages show the header of a visitor: most page loads are, and it is what
  * search engines should see.
  */
-const PRERENDERED_SESSION: QueryState<Session> = {
-  status: 'success',
-  data: { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE },
-  error: undefined,
-  updatedAt: 0,
+const PRERENDERED_SESSION: SessionState = {
+  session: { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE },
+  settled: true,
+  checkedAt: 0,
 };
+
+export const SIGNED_IN_ATTRIBUTE = 'data-signed-in';
 
 /**
  * The server marks a page it serves to a browser holding a session cookie with
@@ -60,38 +44,26 @@ const PRERENDERED_SESSION: QueryState<Session> = {
  */
 export function startSessionFromPage(doc: Document): void {
   if (doc.documentElement.hasAttribute(SIGNED_IN_ATTRIBUTE) || getStoredToken() !== null) return;
-  setQueryData<Session>(SESSION_QUERY_KEY, { status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE });
+  setSession({ status: 'unauthenticated', reason: SESSION_EXPIRED_MESSAGE });
 }
 
-export const SIGNED_IN_ATTRIBUTE = 'data-signed-in';
-
 /** Whether the verify call has answered (or was not needed) since the page loaded. */
-export const isSessionSettled = (): boolean => {
-  const { status } = getQueryState<Session>(SESSION_QUERY_KEY);
-  return status === 'success' || status === 'error';
-};
+export const isSessionSettled = (): boolean => getSessionState().settled;
 
 /** The header's three displays; a failed verify (server down) counts as signed out. */
 export function useSession(): SessionView {
   const { apiBaseUrl } = useConfig();
-  const query = useCachedQuery(SESSION_QUERY_KEY, () => verifySession(apiBaseUrl), {
-    staleTime: SESSION_STALE_TIME_MS,
-    prerendered: PRERENDERED_SESSION,
-  });
-  if (query.data?.status === 'authenticated') return { state: 'signed-in', user: query.data.user };
-  if (query.isLoading) return { state: 'loading' };
+  const { session, settled } = useSessionState(() => verifySession(apiBaseUrl), PRERENDERED_SESSION);
+  if (session?.status === 'authenticated') return { state: 'signed-in', user: session.user };
+  if (!settled) return { state: 'loading' };
   return { state: 'signed-out' };
 }
 
 export function markSignedOut(): void {
-  setQueryData<Session>(SESSION_QUERY_KEY, { status: 'unauthenticated', reason: 'Logged out' });
-}
-
-export function invalidateSession(): void {
-  invalidateQuery(SESSION_QUERY_KEY);
+  setSession({ status: 'unauthenticated', reason: 'Logged out' });
 }
 
 /** Shows the signed-in header at once after login, OTP verification or a profile change. */
 export function markSignedIn(user: SessionUser): void {
-  setQueryData<Session>(SESSION_QUERY_KEY, { status: 'authenticated', user });
+  setSession({ status: 'authenticated', user });
 }

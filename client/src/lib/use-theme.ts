@@ -28,7 +28,7 @@ export const useAppliedTheme = (): Theme => useSyncExternalStore(subscribeToAppl
 
 /**
  * Keeps the page's theme in step with the session: a signed-in user's saved preference
- * (applied the moment the session cache holds it, after sign-in, a profile load or a save,
+ * (applied the moment the session store holds it, after sign-in, a profile load or a save,
  * and remembered for the next load), or for a visitor the system setting, followed live,
  * with nothing remembered. Mount it once, in the root layout.
  */

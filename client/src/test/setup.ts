@@ -1,11 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { clearQueryCache } from '@/lib/query-cache';
+import { resetSessionStore } from '@/lib/session-store';
 
 afterEach(() => {
   cleanup();
-  clearQueryCache();
+  resetSessionStore();
   window.localStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();

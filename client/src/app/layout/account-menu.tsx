@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
 import { dashboardHref } from '@/lib/dashboard-url';
-import type { SessionUser } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 import { NavDropdown } from './nav-dropdown';
 import { displayEmail, displayName, initialOf } from './user-display';
 

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 
 /** Header fallbacks from SPEC.md section 2. */
 export const displayName = (user: SessionUser): string => user.name?.trim() || 'User';

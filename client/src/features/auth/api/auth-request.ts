@@ -1,5 +1,5 @@
 import { ApiError, apiRequest, toApiError } from '@/lib/api-client';
-import type { SessionUser } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 
 /** What login, OTP verification and the Google calls return in `data`. */
 export type SignedInData = { user: SessionUser; token: string };

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 import { postAuth, type AuthResult } from './auth-request';
 
 export type Role = 'career' | 'campus' | 'hire';

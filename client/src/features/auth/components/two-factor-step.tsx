@@ -3,6 +3,7 @@ import { TextField } from '@/components/text-field';
 import { accountToast } from '@/lib/account-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
+import { codeError } from '@/lib/validation';
 import { failureMessage } from '../api/auth-request';
 import { loginTwoFactor } from '../api/login';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
@@ -25,8 +26,9 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const typed = code.trim();
-    if (typed === '') {
-      setError('Code is required');
+    const missing = codeError(typed);
+    if (missing) {
+      setError(missing);
       return;
     }
     setPending(true);

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { accountToast } from '@/lib/account-toast';
-import { markSignedIn, type SessionUser } from '@/lib/session';
+import { markSignedIn } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 import { userTheme } from '@/lib/theme';
 import { rememberTheme } from '@/lib/theme-storage';
 import { storeToken } from '@/lib/token-storage';

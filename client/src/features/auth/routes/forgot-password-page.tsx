@@ -9,7 +9,7 @@ import { forgotPassword } from '../api/forgot-password';
 import { AuthLayout } from '../components/auth-layout';
 import { SubmitButton } from '../components/submit-button';
 import { useFieldErrors } from '../hooks/use-field-errors';
-import { hasErrors, validateForgotPassword } from '../utils/validation';
+import { hasErrors, validateForgotPassword } from '../utils/auth-forms';
 
 const backToSignIn = (
   <Link to={paths.auth.login.getHref()} className="font-semibold text-accent hover:underline">

@@ -19,7 +19,7 @@ import { useGoogleAuth } from '../hooks/use-google-auth';
 import { loginTarget } from '../utils/redirect-target';
 import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
 import type { VerifyOtpState } from '../utils/verify-otp-state';
-import { hasErrors, validateLogin, type LoginValues } from '../utils/validation';
+import { hasErrors, validateLogin, type LoginValues } from '../utils/auth-forms';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -31,7 +31,6 @@ export function LoginPage() {
   const twoFactor = readTwoFactorState(location.state);
   const finishSignIn = useFinishSignIn();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
-  const [remember, setRemember] = useState(false);
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
   const target = () => loginTarget(searchParams.get('redirect'), platformUrls);
@@ -118,12 +117,8 @@ export function LoginPage() {
         />
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
           <label className="inline-flex items-center gap-2 text-ink-700">
-            <input
-              type="checkbox"
-              checked={remember}
-              onChange={(event) => setRemember(event.target.checked)}
-              className="size-4 rounded border-ink-300 accent-indigo-700"
-            />
+            {/* SPEC.md section 2: shown, with no effect; the browser keeps its state. */}
+            <input type="checkbox" className="size-4 rounded border-ink-300 accent-indigo-700" />
             Remember me
           </label>
           <Link to={paths.auth.forgotPassword.getHref()} className="font-semibold text-accent hover:underline">

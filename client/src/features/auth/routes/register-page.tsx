@@ -15,7 +15,7 @@ import { RoleSelector } from '../components/role-selector';
 import { SubmitButton } from '../components/submit-button';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useGoogleAuth } from '../hooks/use-google-auth';
-import { hasErrors, ROLE_NAME_LABELS, validateRegister, type RegisterField, type RegisterValues } from '../utils/validation';
+import { hasErrors, ROLE_NAME_LABELS, validateRegister, type RegisterField, type RegisterValues } from '../utils/auth-forms';
 import type { VerifyOtpState } from '../utils/verify-otp-state';
 
 const FIELDS: readonly RegisterField[] = ['name', 'email', 'countryCode', 'phone', 'password'];

@@ -9,7 +9,7 @@ import { AuthLayout } from '../components/auth-layout';
 import { PasswordField } from '../components/password-field';
 import { SubmitButton } from '../components/submit-button';
 import { useFieldErrors } from '../hooks/use-field-errors';
-import { hasErrors, validateResetPassword, type ResetValues } from '../utils/validation';
+import { hasErrors, validateResetPassword, type ResetValues } from '../utils/auth-forms';
 
 export function ResetPasswordPage() {
   const { token } = useParams();

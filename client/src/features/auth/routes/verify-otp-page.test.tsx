@@ -1,8 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { getQueryState } from '@/lib/query-cache';
-import { SESSION_QUERY_KEY } from '@/lib/session';
+import { getSessionState } from '@/lib/session-store';
 import { mockApi } from '@/test/mock-api';
 import { renderWithApp } from '@/test/render';
 import { VerifyOtpPage } from './verify-otp-page';
@@ -93,7 +92,7 @@ describe('VerifyOtpPage', () => {
     expect(await screen.findByRole('heading', { name: 'Home route' })).toBeInTheDocument();
     expect(api.calls('/auth/verify-otp-email')).toEqual([{ email: state.email, otp: '123456' }]);
     expect(window.localStorage.getItem('token')).toBe('jwt-9');
-    expect(getQueryState(SESSION_QUERY_KEY).data).toEqual({ status: 'authenticated', user });
+    expect(getSessionState().session).toEqual({ status: 'authenticated', user });
     expect(await screen.findByText('Email verified successfully!')).toBeInTheDocument();
   });
 });

@@ -15,7 +15,7 @@ import { AuthLayout } from '../components/auth-layout';
 import { SubmitButton } from '../components/submit-button';
 import { OTP_RESEND_COOLDOWN_S, useCooldown } from '../hooks/use-cooldown';
 import { useFieldErrors } from '../hooks/use-field-errors';
-import { hasErrors, validateOtp } from '../utils/validation';
+import { hasErrors, validateOtp } from '../utils/auth-forms';
 import { readVerifyOtpState } from '../utils/verify-otp-state';
 
 export const INVALID_STATE_MESSAGE = 'Invalid verification state. Please register again.';

@@ -1,10 +1,9 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { createApolloClient } from '@/lib/apollo-client';
-import { useConfig } from '@/lib/config-context';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { buttonClass } from '@/components/button-styles';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
@@ -17,8 +16,7 @@ import { newsDate } from '../components/news-list';
 
 /** `/news/{id}`: one item, its body as plain paragraphs. */
 export function NewsItemPage() {
-  const { apiBaseUrl } = useConfig();
-  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const client = useSharedApolloClient();
   const { id = '' } = useParams();
   return (
     <ApolloProvider client={client}>

@@ -1,13 +1,12 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle, Newspaper } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { ComingSoonPage } from '@/components/coming-soon-page';
 import { PageHero } from '@/components/page-hero';
 import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
-import { createApolloClient } from '@/lib/apollo-client';
-import { useConfig } from '@/lib/config-context';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
@@ -21,8 +20,7 @@ export const NEWS_DESCRIPTION = 'Product updates, announcements and stories from
 
 /** `/news`: the published feed (drafts too for admins), newest first, with "Load more". */
 export function NewsPage() {
-  const { apiBaseUrl } = useConfig();
-  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const client = useSharedApolloClient();
   return (
     <ApolloProvider client={client}>
       <Feed />

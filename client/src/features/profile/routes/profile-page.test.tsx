@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { getQueryState } from '@/lib/query-cache';
-import { SESSION_QUERY_KEY } from '@/lib/session';
+import { getSessionState } from '@/lib/session-store';
 import { jsonResponse, renderWithApp } from '@/test/render';
 import type { ProfileUser } from '../api/profile-user';
 import { sampleUser } from '../testing/sample-user';
@@ -68,7 +67,11 @@ function mockServer({
 
 const routes = [{ path: '/', element: <h1>Home route</h1> }];
 
-const sessionTheme = () => getQueryState<{ user: { preferences?: { theme?: string } } }>(SESSION_QUERY_KEY).data?.user.preferences?.theme;
+const sessionUser = () => {
+  const { session } = getSessionState();
+  return session?.status === 'authenticated' ? session.user : undefined;
+};
+const sessionTheme = () => sessionUser()?.preferences?.theme;
 
 describe('ProfilePage', () => {
   it('shows Loading profile... and then the sections', async () => {
@@ -125,7 +128,7 @@ describe('ProfilePage', () => {
     expect(screen.getAllByText('Asha R.').length).toBeGreaterThan(0);
     const update = server.operations.filter((operation) => operation.operationName === 'UpdateProfile').at(-1);
     expect(update?.variables?.input).toMatchObject({ website: 'https://asha.dev', preferences: { notifications: { email: true, sms: false, push: true }, theme: 'dark' } });
-    expect(getQueryState<{ user: { name: string } }>(SESSION_QUERY_KEY).data?.user.name).toBe('Asha R.');
+    expect(sessionUser()?.name).toBe('Asha R.');
   });
 
   it("hands the loaded profile to the session, so the site takes the user's theme", async () => {

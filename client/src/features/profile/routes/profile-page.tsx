@@ -5,11 +5,10 @@ import { Link, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
-import { useConfig } from '@/lib/config-context';
 import { markSignedIn, markSignedOut, useSession } from '@/lib/session';
 import { clearStoredToken } from '@/lib/token-storage';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { createApolloClient } from '@/lib/apollo-client';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { useDeleteUser } from '../api/delete-user';
 import { useMe } from '../api/get-me';
 import type { ProfileUser } from '../api/profile-user';
@@ -23,10 +22,9 @@ import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/grap
 import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { formValuesFromUser, toUpdateInput, type ProfileErrorKey, type ProfileFormValues } from '../utils/profile-form';
 
-/** The profile route: the only place Apollo is loaded (this module is a lazy route chunk). */
+/** The profile route (a lazy route chunk: Apollo loads with the pages that use it, never with the home page). */
 export function ProfilePage() {
-  const { apiBaseUrl } = useConfig();
-  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const client = useSharedApolloClient();
   usePageMeta('Profile', 'Your personal information, social profiles, address, preferences and security settings.');
   return (
     <div className="bg-ink-50 px-4 py-8 sm:py-12">

@@ -1,3 +1,4 @@
+import { countryCodeError, phoneError, requiredError } from '@/lib/validation';
 import type { ProfileUser } from '../api/profile-user';
 import type { UpdateProfileInput } from '../api/update-profile';
 
@@ -15,9 +16,6 @@ export type ProfileFormValues = {
   notifications: { email: boolean; sms: boolean; push: boolean };
   theme: 'light' | 'dark';
 };
-
-const COUNTRY_CODE_PATTERN = /^\+\d{1,3}$/;
-const PHONE_PATTERN = /^\d{6,14}$/;
 
 /** The stored phone is the country code joined with the digits; the form edits the digits. */
 export function phoneDigits(phone: string, countryCode: string): string {
@@ -60,14 +58,14 @@ const today = (now: Date): string =>
 export function validateProfile(values: ProfileFormValues, now: Date = new Date()): Partial<Record<ProfileErrorKey, string>> {
   const errors: Partial<Record<ProfileErrorKey, string>> = {};
   const { text } = values;
-  if (text.name.trim() === '') errors.name = 'Name is required';
-  const code = text.countryCode.trim();
-  const phone = text.phone.trim();
-  if (code !== '' || phone !== '') {
-    if (code === '') errors.countryCode = 'Country code is required';
-    else if (!COUNTRY_CODE_PATTERN.test(code)) errors.countryCode = 'Invalid code (e.g., +91)';
-    if (phone === '') errors.phone = 'Phone number is required';
-    else if (!PHONE_PATTERN.test(phone)) errors.phone = 'Enter 6-14 digits';
+  const name = requiredError(text.name, 'Name');
+  if (name) errors.name = name;
+  // A phone is optional (an account made with Google has none), but comes whole or not at all.
+  if (text.countryCode.trim() !== '' || text.phone.trim() !== '') {
+    const countryCode = countryCodeError(text.countryCode);
+    if (countryCode) errors.countryCode = countryCode;
+    const phone = phoneError(text.phone);
+    if (phone) errors.phone = phone;
   }
   const website = text.website.trim();
   if (website !== '' && !isWebUrl(website)) errors.website = 'Website must be a valid http(s) URL';

@@ -8,6 +8,7 @@ import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { useConfirmIdentity, type NeedsConfirmation } from '@/lib/use-confirm-identity';
+import { codeError } from '@/lib/validation';
 import { useConfirmTwoFactor, useDisableTwoFactor, useStartTwoFactor, type TwoFactorSetup } from '../api/two-factor';
 import { groupedSecret, recoveryCodesFile } from '../utils/recovery-codes';
 
@@ -67,8 +68,9 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
   const [error, setError] = useState<string | undefined>();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (code.trim() === '') {
-      setError('Code is required');
+    const missing = codeError(code);
+    if (missing) {
+      setError(missing);
       return;
     }
     try {
@@ -167,8 +169,9 @@ function DisableForm({ needsConfirmation }: { needsConfirmation: NeedsConfirmati
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (code.trim() === '') {
-      setErrors({ code: 'Code is required' });
+    const missing = codeError(code);
+    if (missing) {
+      setErrors({ code: missing });
       return;
     }
     try {

@@ -1,13 +1,12 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
-import { createApolloClient } from '@/lib/apollo-client';
-import { useConfig } from '@/lib/config-context';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { markSignedOut, useSession } from '@/lib/session';
@@ -25,8 +24,7 @@ import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordF
 
 /** `/security`: change the password and manage the signed-in devices (Apollo, lazily loaded). */
 export function SecurityPage() {
-  const { apiBaseUrl } = useConfig();
-  const client = useMemo(() => createApolloClient(apiBaseUrl), [apiBaseUrl]);
+  const client = useSharedApolloClient();
   usePageMeta('Security', 'Change your password, turn on two-factor sign-in, and see or sign out the devices signed in to your account.');
   return (
     <div className="bg-ink-50 px-4 py-8 sm:py-12">

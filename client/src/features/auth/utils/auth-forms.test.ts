@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateForgotPassword, validateLogin, validateOtp, validateRegister, validateResetPassword } from './validation';
+import { validateForgotPassword, validateLogin, validateOtp, validateRegister, validateResetPassword } from './auth-forms';
 
 const register = { role: 'career' as const, name: 'Asha', email: 'asha@example.com', countryCode: '+91', phone: '9876543210', password: 'secret1' };
 
