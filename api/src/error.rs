@@ -121,6 +121,32 @@ pub enum Error {
     ReauthenticationRequired,
     #[error("{0}")]
     NotFound(String),
+    /// A sign-in with an unknown email or a wrong password: the same answer for both.
+    #[error("Invalid email or password")]
+    InvalidCredentials,
+    #[error("This account has been suspended")]
+    AccountSuspended,
+    #[error("An account with this email already exists")]
+    EmailTaken,
+    /// A code from the authenticator app, or a recovery code, that is not one.
+    #[error("Invalid code")]
+    InvalidCode,
+    /// The emailed verification code is past its lifetime.
+    #[error("OTP expired. Please request a new one.")]
+    CodeExpired,
+    /// A two-factor challenge unknown, used, or past its lifetime.
+    #[error("This sign-in has expired. Please sign in again.")]
+    ChallengeExpired,
+    #[error("Reset link is invalid")]
+    ResetLinkInvalid,
+    #[error("Reset link has expired")]
+    ResetLinkExpired,
+    /// Someone else's account, and the viewer is no admin.
+    #[error("You can only delete your own account")]
+    NotYourAccount,
+    /// An admin's action; the message names it ("Only admins can manage news").
+    #[error("{0}")]
+    AdminsOnly(&'static str),
     #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
@@ -142,14 +168,20 @@ pub const SESSION_EXPIRED: &str = "Session expired or unauthorized";
 impl Error {
     pub fn code(&self) -> Code {
         match self {
-            Self::Validation(_) | Self::BadRequest(_) => Code::BadUserInput,
-            Self::Unauthenticated(_) => Code::Unauthenticated,
+            Self::Validation(_) | Self::BadRequest(_) | Self::InvalidCode | Self::ResetLinkInvalid => {
+                Code::BadUserInput
+            }
+            Self::Unauthenticated(_) | Self::InvalidCredentials => Code::Unauthenticated,
             Self::EmailNotVerified => Code::EmailNotVerified,
-            Self::Forbidden(_) => Code::Forbidden,
+            Self::Forbidden(_) | Self::AccountSuspended | Self::NotYourAccount | Self::AdminsOnly(_) => {
+                Code::Forbidden
+            }
             Self::ReauthenticationRequired => Code::ReauthenticationRequired,
             Self::NotFound(_) => Code::NotFound,
-            Self::Conflict(_) => Code::Conflict,
-            Self::Expired(_) => Code::TokenExpired,
+            Self::Conflict(_) | Self::EmailTaken => Code::Conflict,
+            Self::Expired(_) | Self::CodeExpired | Self::ChallengeExpired | Self::ResetLinkExpired => {
+                Code::TokenExpired
+            }
             Self::RateLimited { .. } => Code::RateLimited,
             Self::Unavailable | Self::Busy => Code::Unavailable,
             Self::Internal(_) => Code::Internal,

@@ -13,7 +13,6 @@ use crate::{
 };
 
 pub const USER_NOT_FOUND: &str = "User not found";
-pub const NOT_YOURS: &str = "You can only delete your own account";
 pub const DELETED: &str = "Account deleted";
 
 /// Deletes the account `id`. Its sessions, codes, reset tokens and mail go with it (the
@@ -26,7 +25,7 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &Client
     let not_found = || Error::NotFound(USER_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     if viewer.user.id != id && !viewer.is_admin() {
-        return Err(Error::Forbidden(NOT_YOURS.to_owned()));
+        return Err(Error::NotYourAccount);
     }
     viewer.require_recent_sign_in()?;
     crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::user_sessions(id, None))

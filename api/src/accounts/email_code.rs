@@ -43,7 +43,6 @@ pub const WRONG_CODES: Backoff = Backoff {
     forget_after: Duration::days(1),
 };
 pub const INVALID_OTP: &str = "Invalid OTP";
-pub const OTP_EXPIRED: &str = "OTP expired. Please request a new one.";
 pub const TOO_MANY_TRIES: &str = "Too many wrong codes. Please request a new one.";
 pub const TOO_MANY_WRONG: &str = "Too many wrong codes for this email. Please try again later.";
 pub const COOLDOWN: &str = "Please wait before requesting another code.";
@@ -179,7 +178,7 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
         .await?
         .ok_or_else(invalid)?;
     if code.expires_at <= Utc::now() {
-        return Err(Error::Expired(OTP_EXPIRED.to_owned()));
+        return Err(Error::CodeExpired);
     }
     // Take a try before comparing, atomically, so parallel guesses cannot exceed the limit.
     let took_try = email_codes::Entity::update_many()

@@ -1,56 +1,17 @@
-//! `login` with email and password, throttled by email and address together.
-//!
-//! Three counters, all kept in the database and keyed by keyed hashes, guard it: failures for
-//! one email from one address (the tight one, API.md's "429 within 10 failures"), failures
-//! for one email from anywhere (a looser ceiling against many addresses), and failures from
-//! one address across emails (against spraying). Each takes its attempt before the password
-//! is hashed, so parallel guesses cannot pass a limit, and each grows its delay instead of
-//! locking. An email with no account goes through exactly the same steps.
-
-use chrono::Duration;
-use uuid::Uuid;
+//! `login` with email and password, throttled by email and address together (see
+//! [`super::throttle`]). An email with no account goes through exactly the same steps.
 
 use super::{
-    device,
     fields::{Email, Password},
     find_by_email,
+    throttle::Throttle,
     two_factor::{self, SignInStep},
 };
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
     error::{Error, FieldErrors, Result},
-    rate_limit::{self, Backoff},
     state::AppState,
-};
-
-pub const INVALID_CREDENTIALS: &str = "Invalid email or password";
-pub const SUSPENDED: &str = "This account has been suspended";
-pub const THROTTLED: &str = "Too many failed sign-in attempts. Please try again later.";
-
-/// One email from one address: five free failures, then 15 s, 30 s, … up to 15 minutes.
-pub const PER_EMAIL_AND_ADDRESS: Backoff = Backoff {
-    free: 5,
-    first: Duration::seconds(15),
-    max: Duration::minutes(15),
-    forget_after: Duration::days(1),
-};
-/// One email from every address together: looser, and a browser that has signed in to this
-/// account before (its device cookie) still gets its attempt through this one's delay from an
-/// address that has not been failing for the email.
-pub const PER_EMAIL: Backoff = Backoff {
-    free: 20,
-    first: Duration::seconds(30),
-    max: Duration::hours(1),
-    forget_after: Duration::days(1),
-};
-/// One address across every email: a campus puts thousands of people behind one address,
-/// so only a run of failures far beyond one person's counts.
-pub const PER_ADDRESS: Backoff = Backoff {
-    free: 100,
-    first: Duration::seconds(30),
-    max: Duration::hours(1),
-    forget_after: Duration::hours(1),
 };
 
 pub const SIGNED_IN: &str = "Logged in successfully";
@@ -60,73 +21,6 @@ pub const SIGNED_IN: &str = "Logged in successfully";
 pub struct LoginForm {
     pub email: Option<String>,
     pub password: Option<String>,
-}
-
-/// The throttle keys of one sign-in attempt.
-pub(crate) struct Throttle {
-    pair: String,
-    email: String,
-    address: String,
-    /// The browser has signed in to this account before (its device cookie).
-    known_device: bool,
-}
-
-impl Throttle {
-    /// `account` is the account behind `email`, when there is one.
-    pub(crate) fn new(state: &AppState, email: &Email, account: Option<Uuid>, client: &ClientInfo) -> Self {
-        let ip = client.ip_key();
-        let hash = |parts: &[&str]| state.keys.keyed_hash(parts);
-        Self {
-            pair: format!("login-pair:{}", hash(&["login-pair", email.as_str(), &ip])),
-            email: format!("login-email:{}", hash(&["login-email", email.as_str()])),
-            address: format!("login-ip:{}", hash(&["login-ip", &ip])),
-            known_device: account
-                .is_some_and(|id| device::recognises(&state.keys, client.device.as_deref(), id)),
-        }
-    }
-
-    /// Takes one attempt on every counter, or refuses with 429 and takes none.
-    ///
-    /// # Errors
-    /// [`Error::RateLimited`] while a counter is blocked; a database failure.
-    pub(crate) async fn take(&self, state: &AppState) -> Result<()> {
-        let db = &state.db;
-        rate_limit::take(db, &self.address, PER_ADDRESS, false, THROTTLED).await?;
-        let pair = match rate_limit::take(db, &self.pair, PER_EMAIL_AND_ADDRESS, false, THROTTLED).await {
-            Ok(pair) => pair,
-            Err(err) => {
-                rate_limit::refund(db, &self.address).await?;
-                return Err(err);
-            }
-        };
-        // The owner's own browser, on an address with no failure for this email, gets through
-        // the email's delay; a guesser spread over many addresses does not.
-        let clean_address = pair.failures == 1 && self.known_device;
-        if let Err(err) = rate_limit::take(db, &self.email, PER_EMAIL, clean_address, THROTTLED).await {
-            rate_limit::refund(db, &self.address).await?;
-            rate_limit::refund(db, &self.pair).await?;
-            return Err(err);
-        }
-        Ok(())
-    }
-
-    /// The attempt proved the password: it was not a failure.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub(crate) async fn succeeded(&self, state: &AppState) -> Result<()> {
-        rate_limit::give_back(&state.db, Some(&self.pair), &[&self.email, &self.address]).await
-    }
-
-    /// The attempt proved a first factor but not yet the person (two-factor is on): it was
-    /// not a failure, yet the failures before it stay, so a known password does not reset
-    /// the throttle that guards the codes.
-    ///
-    /// # Errors
-    /// On a database failure.
-    pub(crate) async fn first_factor_passed(&self, state: &AppState) -> Result<()> {
-        rate_limit::give_back(&state.db, None, &[&self.pair, &self.email, &self.address]).await
-    }
 }
 
 /// Signs in, or asks for the second factor when the account has two-factor on. An unknown
@@ -158,11 +52,11 @@ pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Re
         Event::new(Kind::SignInFailed, user.as_ref().map(|u| u.id), client)
             .record(&state.db)
             .await?;
-        return Err(Error::Unauthenticated(INVALID_CREDENTIALS.to_owned()));
+        return Err(Error::InvalidCredentials);
     }
     let Some(user) = user else {
         // The dummy hash never matches; this is unreachable in practice.
-        return Err(Error::Unauthenticated(INVALID_CREDENTIALS.to_owned()));
+        return Err(Error::InvalidCredentials);
     };
     if user.two_factor_enabled {
         throttle.first_factor_passed(state).await?;

@@ -17,6 +17,7 @@ pub mod reauthenticate;
 pub mod register;
 pub mod session_lookup;
 pub mod sessions;
+pub mod throttle;
 pub mod tokens;
 pub mod two_factor;
 
@@ -65,7 +66,7 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
 /// is proven (password, code, Google, a second factor).
 pub fn ensure_can_sign_in(user: &users::Model) -> Result<()> {
     if user.status == AccountStatus::Suspended {
-        return Err(crate::error::Error::Forbidden(login::SUSPENDED.to_owned()));
+        return Err(crate::error::Error::AccountSuspended);
     }
     Ok(())
 }

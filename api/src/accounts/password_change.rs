@@ -7,8 +7,8 @@ use sea_orm::{ActiveModelTrait, Set, TransactionTrait};
 
 use super::{
     fields::{Email, Password},
-    login::Throttle,
     sessions::{self, Viewer},
+    throttle::Throttle,
 };
 use crate::{
     audit::{Event, Kind},

@@ -26,8 +26,6 @@ pub const RESET_TTL: Duration = Duration::minutes(30);
 pub const REQUEST_WINDOW: Duration = Duration::minutes(15);
 pub const MAX_REQUESTS: i32 = 5;
 pub const LINK_SENT: &str = "If an account exists for this email, a reset link has been sent.";
-pub const LINK_INVALID: &str = "Reset link is invalid";
-pub const LINK_EXPIRED: &str = "Reset link has expired";
 pub const TOO_MANY_REQUESTS: &str = "Too many reset requests for this email. Please try again later.";
 
 pub const RESET: &str = "Password reset successfully";
@@ -110,7 +108,7 @@ pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> 
 pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
     let password =
         Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
-    let invalid = || Error::BadRequest(LINK_INVALID.to_owned());
+    let invalid = || Error::ResetLinkInvalid;
     if token.is_empty() || token.len() > 256 {
         return Err(invalid());
     }
@@ -124,7 +122,7 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
     }
     let now = Utc::now();
     if row.expires_at <= now {
-        return Err(Error::Expired(LINK_EXPIRED.to_owned()));
+        return Err(Error::ResetLinkExpired);
     }
     let user = users::Entity::find_by_id(row.user_id)
         .one(&state.db)

@@ -8,8 +8,8 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
 use super::{
     fields::{Email, Password},
-    login::Throttle,
     sessions::Viewer,
+    throttle::Throttle,
     two_factor,
 };
 use crate::{

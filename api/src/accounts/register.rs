@@ -11,8 +11,6 @@ use crate::{
     state::AppState,
 };
 
-pub const EMAIL_TAKEN: &str = "An account with this email already exists";
-
 pub const REGISTERED: &str = "Registered successfully";
 
 /// What the register screen sends, unchecked.
@@ -69,9 +67,7 @@ pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo)
             txn.commit().await?;
             Ok(user)
         }
-        Err(err) if is_unique_violation(&err, "users_email_key", "users.email") => {
-            Err(Error::Conflict(EMAIL_TAKEN.to_owned()))
-        }
+        Err(err) if is_unique_violation(&err, "users_email_key", "users.email") => Err(Error::EmailTaken),
         Err(err) => Err(err.into()),
     }
 }

@@ -68,7 +68,7 @@ impl AuditQuery {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         if !viewer.is_admin() {
-            return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+            return Err(Error::AdminsOnly(ADMINS_ONLY)).gql();
         }
         let mut errors = FieldErrors::new();
         let limit = match first {

@@ -91,7 +91,7 @@ async fn admin(ctx: &Context<'_>) -> async_graphql::Result<Viewer> {
     let (state, meta) = context(ctx);
     let viewer = meta.viewer(state).await.gql()?;
     if !viewer.is_admin() {
-        return Err(Error::Forbidden(ADMINS_ONLY.to_owned())).gql();
+        return Err(Error::AdminsOnly(ADMINS_ONLY)).gql();
     }
     Ok(viewer)
 }

@@ -266,7 +266,7 @@ fn require_admin(viewer: &Viewer) -> Result<()> {
     if viewer.is_admin() {
         Ok(())
     } else {
-        Err(Error::Forbidden(ADMINS_ONLY.to_owned()))
+        Err(Error::AdminsOnly(ADMINS_ONLY))
     }
 }
 

@@ -7,13 +7,13 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_
 
 use super::super::{
     fields::Email,
-    login::Throttle,
     sessions::{self, SignedIn},
+    throttle::Throttle,
     tokens,
 };
 use super::{
-    AccountCap, CHALLENGE_EXPIRED, CHALLENGE_LIFETIME, CHALLENGE_REQUIRED, CODE_REQUIRED, ChallengeForm,
-    INVALID_CODE, MAX_WRONG_CODES, Redeemed, SignInStep, TOO_MANY_CODES, redeem, unused_recovery_codes,
+    AccountCap, CHALLENGE_LIFETIME, CHALLENGE_REQUIRED, CODE_REQUIRED, ChallengeForm, MAX_WRONG_CODES,
+    Redeemed, SignInStep, TOO_MANY_CODES, redeem, unused_recovery_codes,
 };
 use crate::{
     audit::{Event, Kind},
@@ -81,7 +81,7 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
     let (Some(challenge), Some(code)) = (challenge, code) else {
         return Err(Error::Validation(errors));
     };
-    let expired = || Error::Expired(CHALLENGE_EXPIRED.to_owned());
+    let expired = || Error::ChallengeExpired;
     if challenge.len() > 128 || code.len() > 64 {
         return Err(expired());
     }
@@ -138,7 +138,7 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
             .record(&state.db)
             .await?;
         cap.wrong_code(state, &user, taken, client).await?;
-        return Err(Error::BadRequest(INVALID_CODE.to_owned()));
+        return Err(Error::InvalidCode);
     };
     cap.give_back(state).await?;
     // Single use: of two requests racing with the same challenge, one deletes it.

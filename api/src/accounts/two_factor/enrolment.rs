@@ -9,8 +9,8 @@ use totp_rs::Secret;
 
 use super::super::{
     fields::{Email, Password},
-    login::Throttle,
     sessions::Viewer,
+    throttle::Throttle,
 };
 use super::{
     ALREADY_ON, AccountCap, CODE_REQUIRED, ConfirmForm, DisableForm, Enrolment, INVALID_CODE, NOT_ON,

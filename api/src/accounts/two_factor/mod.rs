@@ -55,7 +55,6 @@ pub const CODE_REQUIRED_MESSAGE: &str = "Enter the code from your authenticator 
 pub const INVALID_CODE: &str = "Invalid code";
 pub const CODE_REQUIRED: &str = "Code is required";
 pub const CHALLENGE_REQUIRED: &str = "Challenge is required";
-pub const CHALLENGE_EXPIRED: &str = "This sign-in has expired. Please sign in again.";
 pub const TOO_MANY_CODES: &str = "Too many wrong codes. Please sign in again.";
 pub const SECOND_STEP_CLOSED: &str =
     "Too many wrong codes for this account. Two-factor sign-in is paused; please try again in an hour.";
