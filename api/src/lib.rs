@@ -1,7 +1,9 @@
 //! Talent Suite's server: the account system and news feed behind the Hire, Campus and
 //! Career platforms, as GraphQL with a REST adapter, serving the built React site.
 //!
-//! Requests flow `http` → `rest` → `graphql` → the domain (`accounts`, `news`, `mail`) → `entity`.
+//! Requests flow `http` → `rest` or `graphql` (two thin skins) → the domain (`accounts`, `news`,
+//! `google`, `oidc`, `audit`, `mail`) → `entity`. The domain imports neither axum nor
+//! async-graphql.
 
 /// The domain of accounts: fields, passwords, sessions and every account flow.
 pub mod accounts;
@@ -11,13 +13,14 @@ pub mod app;
 pub mod audit;
 /// The command line: serve, migrate, export-schema, create-admin.
 pub mod cli;
-/// Who is calling: address, user agent, session token.
+/// Who is calling: address, user agent, device cookie (read from requests in `http::caller`).
 pub mod client;
 /// Configuration read and validated once at start-up.
 pub mod config;
 /// Connecting to SQLite or PostgreSQL, and migrating.
 pub mod db;
-/// The one error type and the codes and statuses it maps to.
+/// The one error type of the domain and the API codes it maps to (`http::error` maps codes to
+/// statuses).
 pub mod error;
 /// Google identity: ID tokens and the popup's code flow.
 pub mod google;
@@ -39,7 +42,7 @@ pub mod oidc;
 pub mod patch;
 /// Limits shared by every instance through the database.
 pub mod rate_limit;
-/// The REST adapter over the GraphQL schema.
+/// The REST adapter: typed handlers over the same domain functions as the GraphQL resolvers.
 pub mod rest;
 /// What every request can reach.
 pub mod state;

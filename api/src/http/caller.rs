@@ -107,6 +107,16 @@ pub struct Caller {
     pub client: ClientInfo,
 }
 
+impl Caller {
+    /// The caller as the provider's browser endpoints take it.
+    pub fn browser(&self) -> crate::oidc::authorize::Browser<'_> {
+        crate::oidc::authorize::Browser {
+            token: self.token.as_deref(),
+            client: &self.client,
+        }
+    }
+}
+
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = Infallible;
 

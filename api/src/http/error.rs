@@ -1,14 +1,22 @@
 //! The one mapping of domain errors to HTTP: each code's status, and the REST error envelope
-//! `{success: false, message, code, errors}` with `Retry-After` when the caller should wait.
+//! `{success: false, message, code, errors}` with `Retry-After` when the caller should wait;
+//! and the OAuth endpoints' RFC 6749 errors, which keep their own format.
 
 use axum::{
     Json,
-    http::{HeaderValue, StatusCode, header::RETRY_AFTER},
+    extract::rejection::BytesRejection,
+    http::{
+        HeaderValue, StatusCode,
+        header::{self, RETRY_AFTER},
+    },
     response::{IntoResponse, Response},
 };
 use serde_json::{Map, Value, json};
 
-use crate::error::{Code, Error};
+use crate::{
+    error::{Code, Error},
+    oidc::OAuthError,
+};
 
 /// The HTTP status of each code: the one table both skins answer by (REST in its status line,
 /// GraphQL over HTTP only in `extensions.code`).
@@ -25,6 +33,20 @@ pub fn status(code: Code) -> StatusCode {
         Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// A body axum could not read: over the size limit (413), or cut off.
+impl From<BytesRejection> for ErrorResponse {
+    fn from(rejection: BytesRejection) -> Self {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            Self::new(
+                Code::PayloadTooLarge,
+                "The request body is too large (64 KiB at most)",
+            )
+        } else {
+            Self::new(Code::BadUserInput, "The request body could not be read")
+        }
     }
 }
 
@@ -87,6 +109,38 @@ impl IntoResponse for ErrorResponse {
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+/// The status of an OAuth error code (RFC 6749 section 5.2, RFC 6750 section 3.1).
+fn oauth_status(error: &str) -> StatusCode {
+    match error {
+        "invalid_client" | "invalid_token" => StatusCode::UNAUTHORIZED,
+        "server_error" => StatusCode::INTERNAL_SERVER_ERROR,
+        "temporarily_unavailable" => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+impl IntoResponse for OAuthError {
+    fn into_response(self) -> Response {
+        let status = oauth_status(self.error);
+        let mut response = (
+            status,
+            Json(json!({ "error": self.error, "error_description": self.description })),
+        )
+            .into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if status == StatusCode::UNAUTHORIZED {
+            let challenge = if self.error == "invalid_token" {
+                "Bearer error=\"invalid_token\""
+            } else {
+                "Basic realm=\"oauth2\""
+            };
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
         }
         response
     }

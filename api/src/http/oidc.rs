@@ -3,8 +3,8 @@
 use axum::{
     Form, Json, Router,
     extract::{Query, State, rejection::FormRejection},
-    http::{HeaderMap, HeaderValue, Method, header},
-    response::{IntoResponse, Response},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    response::{Html, IntoResponse, Redirect, Response},
     routing::{get, post},
 };
 use openidconnect::{
@@ -19,14 +19,16 @@ use serde::Deserialize;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::{
+    accounts::cookie,
     client::ClientInfo,
     http::caller::Caller,
     oidc::{
-        OAuthError, ProviderExtras, SCOPES,
+        BrowserAnswer, OAuthError, ProviderExtras, SCOPES,
         authorize::{self, AuthorizeQuery, ConsentForm},
         clients::{self, Client},
         keys,
         logout::{self, LogoutQuery},
+        pages::PageStatus,
         token::{self, TokenForm},
     },
     state::AppState,
@@ -195,7 +197,10 @@ async fn authorize_endpoint(
     query: Result<Query<AuthorizeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let query = query.map(|Query(q)| q).unwrap_or_default();
-    authorize::authorize(&state, &caller, query).await
+    respond(
+        &state,
+        authorize::authorize(&state, &caller.browser(), query).await,
+    )
 }
 
 async fn consent(
@@ -205,7 +210,10 @@ async fn consent(
     form: Result<Form<ConsentForm>, FormRejection>,
 ) -> Response {
     match form {
-        Ok(Form(form)) => authorize::consent(&state, &caller, &headers, form).await,
+        Ok(Form(form)) => respond(
+            &state,
+            authorize::consent(&state, &caller.browser(), origin(&headers), form).await,
+        ),
         Err(_) => OAuthError::invalid_request("The consent form is malformed").into_response(),
     }
 }
@@ -320,7 +328,10 @@ async fn logout(
     query: Result<Query<LogoutQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let query = query.map(|Query(q)| q).unwrap_or_default();
-    logout::logout(&state, &caller, query, false).await
+    respond(
+        &state,
+        logout::logout(&state, &caller.browser(), query, false).await,
+    )
 }
 
 /// `POST /oauth2/logout`: a client's form (OpenID Connect lets it POST), or the answer of the
@@ -335,10 +346,13 @@ async fn logout_post(
         return OAuthError::invalid_request("The sign-out form is malformed").into_response();
     };
     let confirmed = form.confirm.as_deref() == Some("yes");
-    if confirmed && !authorize::from_own_page(&state, &headers) {
-        return crate::oidc::pages::refused_form(&state);
+    if confirmed && !authorize::from_own_page(&state, origin(&headers)) {
+        return respond(&state, crate::oidc::pages::refused_form(&state));
     }
-    logout::logout(&state, &caller, form, confirmed).await
+    respond(
+        &state,
+        logout::logout(&state, &caller.browser(), form, confirmed).await,
+    )
 }
 
 /// `POST /oauth2/authorize`: OpenID Connect Core 3.1.2.1 lets a client send the request as a
@@ -349,5 +363,49 @@ async fn authorize_post(
     form: Result<Form<AuthorizeQuery>, FormRejection>,
 ) -> Response {
     let query = form.map(|Form(q)| q).unwrap_or_default();
-    authorize::authorize(&state, &caller, query).await
+    respond(
+        &state,
+        authorize::authorize(&state, &caller.browser(), query).await,
+    )
+}
+
+fn origin(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::ORIGIN).and_then(|o| o.to_str().ok())
+}
+
+/// The HTTP of a browser endpoint's answer: a redirect, one of the provider's pages (no
+/// script, a strict CSP, never cached), or an OAuth error; with the session cookie cleared
+/// after a sign-out.
+fn respond(state: &AppState, answer: BrowserAnswer) -> Response {
+    match answer {
+        BrowserAnswer::Redirect(to) => Redirect::to(&to).into_response(),
+        BrowserAnswer::Error(err) => err.into_response(),
+        BrowserAnswer::SignedOut(answer) => {
+            let mut response = respond(state, *answer);
+            if let Ok(value) = HeaderValue::from_str(&cookie::clear(&state.config)) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+            response
+        }
+        BrowserAnswer::Page(page) => {
+            let status = match page.status {
+                PageStatus::Shown => StatusCode::OK,
+                PageStatus::Invalid => StatusCode::BAD_REQUEST,
+                PageStatus::Refused => StatusCode::FORBIDDEN,
+            };
+            let mut response = (status, Html(page.html)).into_response();
+            let form_action = page
+                .form_action
+                .map_or_else(|| "'self'".to_owned(), |origin| format!("'self' {origin}"));
+            let csp = format!(
+                "default-src 'none'; style-src 'unsafe-inline'; form-action {form_action}; frame-ancestors 'none'; base-uri 'none'"
+            );
+            let headers = response.headers_mut();
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            if let Ok(csp) = HeaderValue::from_str(&csp) {
+                headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+            }
+            response
+        }
+    }
 }

@@ -2,10 +2,6 @@
 //! and the consent screen for clients that are not first-party. Its pages are in `pages`, RP-initiated
 //! logout in `logout`.
 
-use axum::{
-    http::{HeaderMap, header},
-    response::{IntoResponse, Redirect, Response},
-};
 use chrono::{DateTime, Utc};
 use entity::{oauth_codes, oauth_consents, sessions as session_rows};
 use sea_orm::{ActiveModelTrait, EntityTrait, Set, sea_query::OnConflict};
@@ -14,15 +10,22 @@ use url::Url;
 use uuid::Uuid;
 
 use super::{
-    CODE_TTL, clients,
+    BrowserAnswer, CODE_TTL, clients,
     pages::{consent_page, error_page, refused_form},
     parse_scope,
 };
 use crate::{
     accounts::{sessions, tokens},
-    http::caller::Caller,
+    client::ClientInfo,
     state::AppState,
 };
+
+/// Who asks, as the provider's browser endpoints see them: the session token of the browser's
+/// cookie (or a bearer header) and the client's address and agent.
+pub struct Browser<'a> {
+    pub token: Option<&'a str>,
+    pub client: &'a ClientInfo,
+}
 
 /// The query of `GET /oauth2/authorize` (and the consent form, which carries it on).
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -88,7 +91,7 @@ fn back_to_client(
     redirect_uri: &str,
     query: &AuthorizeQuery,
     params: &[(&str, &str)],
-) -> Response {
+) -> BrowserAnswer {
     let Ok(mut url) = Url::parse(redirect_uri) else {
         return error_page(state, "The redirect URI is malformed.");
     };
@@ -102,7 +105,7 @@ fn back_to_client(
         }
         pairs.append_pair("iss", &state.config.platforms.main);
     }
-    Redirect::to(url.as_str()).into_response()
+    BrowserAnswer::Redirect(url.into())
 }
 
 fn error_to_client(
@@ -111,7 +114,7 @@ fn error_to_client(
     query: &AuthorizeQuery,
     error: &str,
     description: &str,
-) -> Response {
+) -> BrowserAnswer {
     back_to_client(
         state,
         redirect_uri,
@@ -121,7 +124,7 @@ fn error_to_client(
 }
 
 /// The site's sign-in screen, coming back to this request afterwards.
-fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>) -> Response {
+fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>) -> BrowserAnswer {
     let mut again = query.clone();
     // The provider remembers "sign in again" itself, so the return does not loop.
     if matches!(again.prompt.as_deref(), Some(p) if p.split(' ').any(|p| p == "login")) {
@@ -139,15 +142,15 @@ fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>
     back.query_pairs_mut().extend_pairs(again.pairs());
     let mut login = Url::parse(&format!("{main}/login")).expect("the main platform URL is a URL");
     login.query_pairs_mut().append_pair("redirect", back.as_str());
-    Redirect::to(login.as_str()).into_response()
+    BrowserAnswer::Redirect(login.into())
 }
 
 /// The signed-in session behind the browser's cookie, with when it signed in.
 async fn browser_session(
     state: &AppState,
-    caller: &Caller,
+    caller: &Browser<'_>,
 ) -> crate::error::Result<Option<(sessions::Viewer, DateTime<Utc>)>> {
-    let Some(viewer) = sessions::optional(state, caller.token.as_deref()).await? else {
+    let Some(viewer) = sessions::optional(state, caller.token).await? else {
         return Ok(None);
     };
     let signed_in_at = session_rows::Entity::find_by_id(viewer.session_id)
@@ -162,7 +165,7 @@ async fn browser_session(
 async fn registered(
     state: &AppState,
     query: &AuthorizeQuery,
-) -> crate::error::Result<Result<(clients::Client, String), Response>> {
+) -> crate::error::Result<Result<(clients::Client, String), BrowserAnswer>> {
     let Some(client) = clients::find(&state.db, query.client_id.as_deref().unwrap_or_default()).await? else {
         return Ok(Err(error_page(
             state,
@@ -183,19 +186,18 @@ async fn registered(
 }
 
 /// `GET /oauth2/authorize`.
-pub async fn authorize(state: &AppState, caller: &Caller, query: AuthorizeQuery) -> Response {
-    match authorize_inner(state, caller, query, false).await {
-        Ok(response) => response,
-        Err(err) => super::OAuthError::from(err).into_response(),
-    }
+pub async fn authorize(state: &AppState, caller: &Browser<'_>, query: AuthorizeQuery) -> BrowserAnswer {
+    authorize_inner(state, caller, query, false)
+        .await
+        .unwrap_or_else(BrowserAnswer::from)
 }
 
 async fn authorize_inner(
     state: &AppState,
-    caller: &Caller,
+    caller: &Browser<'_>,
     query: AuthorizeQuery,
     consented: bool,
-) -> crate::error::Result<Response> {
+) -> crate::error::Result<BrowserAnswer> {
     // Until the client and its redirect URI are known good, nothing is sent back to it.
     let (client, redirect_uri) = match registered(state, &query).await? {
         Ok(found) => found,
@@ -319,9 +321,15 @@ pub struct ConsentForm {
 }
 
 /// `POST /oauth2/authorize/consent`: only from the provider's own page (its origin, and the
-/// SameSite=Lax session cookie, which a cross-site form does not carry).
-pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, form: ConsentForm) -> Response {
-    if !from_own_page(state, headers) {
+/// SameSite=Lax session cookie, which a cross-site form does not carry). `origin` is the
+/// request's `Origin` header.
+pub async fn consent(
+    state: &AppState,
+    caller: &Browser<'_>,
+    origin: Option<&str>,
+    form: ConsentForm,
+) -> BrowserAnswer {
+    if !from_own_page(state, origin) {
         return refused_form(state);
     }
     let query = form.query;
@@ -330,7 +338,7 @@ pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, for
             Ok(found) => found,
             Err(page) => return Ok(page),
         };
-        let Some(viewer) = sessions::optional(state, caller.token.as_deref()).await? else {
+        let Some(viewer) = sessions::optional(state, caller.token).await? else {
             return Ok(to_sign_in(state, &query, None));
         };
         if form.decision.as_deref() != Some("allow") {
@@ -359,7 +367,7 @@ pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, for
         crate::audit::Event::new(
             crate::audit::Kind::ConsentGiven,
             Some(viewer.user.id),
-            &caller.client,
+            caller.client,
         )
         .detail(format!("client {}", client.client_id))
         .record(&state.db)
@@ -367,12 +375,11 @@ pub async fn consent(state: &AppState, caller: &Caller, headers: &HeaderMap, for
         authorize_inner(state, caller, query, true).await
     }
     .await;
-    result.unwrap_or_else(|err: crate::error::Error| super::OAuthError::from(err).into_response())
+    result.unwrap_or_else(BrowserAnswer::from)
 }
 
 /// Whether a form came from the provider's own pages (its `Origin` is the main platform's).
-pub fn from_own_page(state: &AppState, headers: &HeaderMap) -> bool {
+pub fn from_own_page(state: &AppState, origin: Option<&str>) -> bool {
     let main = Url::parse(&state.config.platforms.main).map(|u| u.origin().ascii_serialization());
-    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
     origin.is_some() && main.as_deref().ok() == origin
 }

@@ -1,10 +1,6 @@
 //! RP-initiated logout 1.0 (`GET|POST /oauth2/logout`): signs the browser out at once only
 //! with an ID token issued for its own session, otherwise after asking.
 
-use axum::{
-    http::{HeaderValue, StatusCode, header},
-    response::{IntoResponse, Redirect, Response},
-};
 use chrono::DateTime;
 use entity::sessions as session_rows;
 use openidconnect::{
@@ -17,14 +13,13 @@ use sea_orm::EntityTrait;
 use serde::Deserialize;
 use url::Url;
 
-use super::pages::{error_page, logout_confirmation, page};
-use super::{TalentClaims, backchannel, clients, keys};
-use crate::{
-    accounts::{cookie, sessions},
-    html::escape,
-    http::caller::Caller,
-    state::AppState,
+use super::{
+    BrowserAnswer, TalentClaims,
+    authorize::Browser,
+    backchannel, clients, keys,
+    pages::{PageStatus, error_page, logout_confirmation, page},
 };
+use crate::{accounts::sessions, html::escape, state::AppState};
 
 /// The query of `GET /oauth2/logout` (RP-initiated logout 1.0), or its form.
 #[derive(Debug, Default, Deserialize)]
@@ -93,7 +88,12 @@ async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
 /// Signing out at once needs an `id_token_hint` issued for this very session: any other
 /// request (no hint, or a hint for another session) gets a confirmation page first, so a link
 /// or an image on another site cannot sign a person out. `confirmed` is that page's answer.
-pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confirmed: bool) -> Response {
+pub async fn logout(
+    state: &AppState,
+    caller: &Browser<'_>,
+    query: LogoutQuery,
+    confirmed: bool,
+) -> BrowserAnswer {
     let hint = match query.id_token_hint.as_deref() {
         Some(hint) => match read_hint(state, hint).await {
             Some(hint) => Some(hint),
@@ -120,9 +120,9 @@ pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confi
         _ => None,
     };
 
-    let viewer = match sessions::optional(state, caller.token.as_deref()).await {
+    let viewer = match sessions::optional(state, caller.token).await {
         Ok(viewer) => viewer,
-        Err(err) => return super::OAuthError::from(err).into_response(),
+        Err(err) => return err.into(),
     };
     if let Some(viewer) = &viewer {
         let hinted_this_session = hint.as_ref().is_some_and(|hint| {
@@ -137,20 +137,20 @@ pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confi
             return logout_confirmation(state, &query, client_id.as_deref(), name.as_deref());
         }
         if let Err(err) = end_browser_session(state, caller, viewer).await {
-            return super::OAuthError::from(err).into_response();
+            return err.into();
         }
     }
-    let mut response = match destination {
+    let answer = match destination {
         Some(uri) => {
             let mut url = Url::parse(&uri).expect("registered URIs are URLs");
             if let Some(client_state) = &query.state {
                 url.query_pairs_mut().append_pair("state", client_state);
             }
-            Redirect::to(url.as_str()).into_response()
+            BrowserAnswer::Redirect(url.into())
         }
         None => page(
             state,
-            StatusCode::OK,
+            PageStatus::Shown,
             "You are signed out",
             &format!(
                 "<p>You have been signed out of {app}.</p><p><a href=\"{home}\">Go to {app}</a></p>",
@@ -159,15 +159,12 @@ pub async fn logout(state: &AppState, caller: &Caller, query: LogoutQuery, confi
             ),
         ),
     };
-    if let Ok(value) = HeaderValue::from_str(&cookie::clear(&state.config)) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-    response
+    BrowserAnswer::SignedOut(Box::new(answer))
 }
 
 async fn end_browser_session(
     state: &AppState,
-    caller: &Caller,
+    caller: &Browser<'_>,
     viewer: &sessions::Viewer,
 ) -> crate::error::Result<()> {
     backchannel::sessions_ending(&state.db, backchannel::session(viewer.session_id)).await?;
@@ -175,7 +172,7 @@ async fn end_browser_session(
         .exec(&state.db)
         .await?;
     state.backchannel_ready.notify_one();
-    crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), &caller.client)
+    crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), caller.client)
         .detail("RP-initiated")
         .record(&state.db)
         .await?;

@@ -14,11 +14,6 @@ pub mod logout;
 pub mod pages;
 pub mod token;
 
-use axum::{
-    Json,
-    http::{HeaderValue, StatusCode, header},
-    response::{IntoResponse, Response},
-};
 use chrono::Duration;
 use openidconnect::{AdditionalClaims, AdditionalProviderMetadata};
 use serde::{Deserialize, Serialize};
@@ -61,53 +56,40 @@ pub struct ProviderExtras {
 
 impl AdditionalProviderMetadata for ProviderExtras {}
 
-/// An OAuth 2.0 error answer: RFC 6749 section 5.2's body, no caching.
+/// An OAuth 2.0 error answer: RFC 6749 section 5.2's `error` and `error_description`.
+/// `http::error` gives it its status and headers.
 #[derive(Debug, Clone)]
 pub struct OAuthError {
-    pub status: StatusCode,
     pub error: &'static str,
     pub description: String,
 }
 
 impl OAuthError {
-    pub fn new(status: StatusCode, error: &'static str, description: impl Into<String>) -> Self {
+    pub fn new(error: &'static str, description: impl Into<String>) -> Self {
         Self {
-            status,
             error,
             description: description.into(),
         }
     }
 
     pub fn invalid_request(description: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_request", description)
+        Self::new("invalid_request", description)
     }
 
     pub fn invalid_grant(description: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
+        Self::new("invalid_grant", description)
     }
 
     pub fn invalid_client() -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "Client authentication failed",
-        )
+        Self::new("invalid_client", "Client authentication failed")
     }
 
     pub fn invalid_token() -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_token",
-            "The access token is invalid or expired",
-        )
+        Self::new("invalid_token", "The access token is invalid or expired")
     }
 
     pub fn server_error() -> Self {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "server_error",
-            "Something went wrong",
-        )
+        Self::new("server_error", "Something went wrong")
     }
 }
 
@@ -115,7 +97,6 @@ impl From<crate::error::Error> for OAuthError {
     fn from(err: crate::error::Error) -> Self {
         match err {
             crate::error::Error::Unavailable | crate::error::Error::Busy => Self::new(
-                StatusCode::SERVICE_UNAVAILABLE,
                 "temporarily_unavailable",
                 "The service is busy; try again shortly",
             ),
@@ -133,24 +114,23 @@ impl From<sea_orm::DbErr> for OAuthError {
     }
 }
 
-impl IntoResponse for OAuthError {
-    fn into_response(self) -> Response {
-        let mut response = (
-            self.status,
-            Json(serde_json::json!({ "error": self.error, "error_description": self.description })),
-        )
-            .into_response();
-        let headers = response.headers_mut();
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        if self.status == StatusCode::UNAUTHORIZED {
-            let challenge = if self.error == "invalid_token" {
-                "Bearer error=\"invalid_token\""
-            } else {
-                "Basic realm=\"oauth2\""
-            };
-            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
-        }
-        response
+/// What a browser-facing endpoint of the provider (authorize, consent, logout) answers;
+/// `http::oidc` turns it into a response.
+#[derive(Debug)]
+pub enum BrowserAnswer {
+    /// Send the browser on to this address.
+    Redirect(String),
+    /// One of the provider's own pages (see [`pages`]).
+    Page(pages::Page),
+    /// An OAuth error in its JSON format (the database failed).
+    Error(OAuthError),
+    /// The answer, and the browser's session cookie cleared with it.
+    SignedOut(Box<BrowserAnswer>),
+}
+
+impl From<crate::error::Error> for BrowserAnswer {
+    fn from(err: crate::error::Error) -> Self {
+        Self::Error(err.into())
     }
 }
 

@@ -1,13 +1,9 @@
-//! The provider's own small HTML pages (errors, consent, the sign-out question): no script,
-//! a strict CSP, nothing cached.
+//! The provider's own small HTML pages (errors, consent, the sign-out question): no script;
+//! `http::oidc` serves them with a strict CSP, never cached.
 
-use axum::{
-    http::{HeaderValue, StatusCode, header},
-    response::{Html, IntoResponse, Response},
-};
 use url::Url;
 
-use super::{authorize::AuthorizeQuery, logout::LogoutQuery};
+use super::{BrowserAnswer, authorize::AuthorizeQuery, logout::LogoutQuery};
 use crate::{html::escape, state::AppState};
 
 /// A form's request carried on as hidden fields, escaped.
@@ -23,8 +19,25 @@ fn hidden_fields(fields: &[(&str, String)]) -> String {
         .collect()
 }
 
+/// How a page answers: shown (200), the request was not valid (400), or refused (403).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageStatus {
+    Shown,
+    Invalid,
+    Refused,
+}
+
+/// A page of the provider's own, rendered.
+#[derive(Debug)]
+pub struct Page {
+    pub status: PageStatus,
+    pub html: String,
+    /// Where its form may end up besides this server (the CSP's `form-action`).
+    pub form_action: Option<String>,
+}
+
 /// A small page of the provider's own (errors, consent, signed out), no script.
-pub(super) fn page(state: &AppState, status: StatusCode, title: &str, body: &str) -> Response {
+pub(super) fn page(state: &AppState, status: PageStatus, title: &str, body: &str) -> BrowserAnswer {
     page_posting_to(state, status, title, body, None)
 }
 
@@ -32,11 +45,11 @@ pub(super) fn page(state: &AppState, status: StatusCode, title: &str, body: &str
 /// browsers hold redirects after a form to its `form-action`).
 pub(super) fn page_posting_to(
     state: &AppState,
-    status: StatusCode,
+    status: PageStatus,
     title: &str,
     body: &str,
     client_origin: Option<&str>,
-) -> Response {
+) -> BrowserAnswer {
     let html = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>{title} | {app}</title><meta name=\"robots\" content=\"noindex\"><style>\
@@ -48,23 +61,17 @@ button.primary{{background:#4338ca;border-color:#4338ca;color:#fff}}</style></he
         title = escape(title),
         app = escape(&state.config.app_name),
     );
-    let mut response = (status, Html(html)).into_response();
-    let form_action = client_origin.map_or_else(|| "'self'".to_owned(), |origin| format!("'self' {origin}"));
-    let csp = format!(
-        "default-src 'none'; style-src 'unsafe-inline'; form-action {form_action}; frame-ancestors 'none'; base-uri 'none'"
-    );
-    let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(csp) = HeaderValue::from_str(&csp) {
-        headers.insert(header::CONTENT_SECURITY_POLICY, csp);
-    }
-    response
+    BrowserAnswer::Page(Page {
+        status,
+        html,
+        form_action: client_origin.map(str::to_owned),
+    })
 }
 
-pub(super) fn error_page(state: &AppState, message: &str) -> Response {
+pub(super) fn error_page(state: &AppState, message: &str) -> BrowserAnswer {
     page(
         state,
-        StatusCode::BAD_REQUEST,
+        PageStatus::Invalid,
         "This sign-in link is not valid",
         &format!(
             "<p>{}</p><p><a href=\"{}\">Go to {}</a></p>",
@@ -89,7 +96,7 @@ pub(super) fn consent_page(
     scopes: &[&str],
     query: &AuthorizeQuery,
     redirect_uri: &str,
-) -> Response {
+) -> BrowserAnswer {
     let items: String = scopes
         .iter()
         .map(|s| format!("<li>{}</li>", escape(scope_words(s))))
@@ -109,7 +116,7 @@ pub(super) fn consent_page(
         .map(|u| u.origin().ascii_serialization());
     page_posting_to(
         state,
-        StatusCode::OK,
+        PageStatus::Shown,
         &format!("Allow {client_name}?"),
         &body,
         origin.as_deref(),
@@ -122,7 +129,7 @@ pub(super) fn logout_confirmation(
     query: &LogoutQuery,
     client_id: Option<&str>,
     client_name: Option<&str>,
-) -> Response {
+) -> BrowserAnswer {
     let mut fields = vec![("confirm", "yes".to_owned())];
     if let Some(id) = client_id {
         fields.push(("client_id", id.to_owned()));
@@ -152,7 +159,7 @@ pub(super) fn logout_confirmation(
         .map(|u| u.origin().ascii_serialization());
     page_posting_to(
         state,
-        StatusCode::OK,
+        PageStatus::Shown,
         &format!("Sign out of {}?", state.config.app_name),
         &body,
         origin.as_deref(),
@@ -160,10 +167,10 @@ pub(super) fn logout_confirmation(
 }
 
 /// The page a form from elsewhere gets.
-pub fn refused_form(state: &AppState) -> Response {
+pub fn refused_form(state: &AppState) -> BrowserAnswer {
     page(
         state,
-        StatusCode::FORBIDDEN,
+        PageStatus::Refused,
         "Request refused",
         "<p>This form can only be sent from its own page.</p>",
     )

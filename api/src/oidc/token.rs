@@ -123,7 +123,6 @@ pub async fn exchange(
         Some("authorization_code") => by_code(state, client, form, caller).await,
         Some("refresh_token") => by_refresh(state, client, form, caller).await,
         Some(_) => Err(OAuthError::new(
-            axum::http::StatusCode::BAD_REQUEST,
             "unsupported_grant_type",
             "Only authorization_code and refresh_token are supported",
         )),
@@ -265,7 +264,6 @@ async fn by_refresh(
             let held: Vec<&str> = row.scope.split(' ').collect();
             if asked.split_whitespace().any(|s| !held.contains(&s)) {
                 return Err(OAuthError::new(
-                    axum::http::StatusCode::BAD_REQUEST,
                     "invalid_scope",
                     "The scope exceeds the original grant",
                 ));
@@ -498,7 +496,6 @@ pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<()
     };
     if row.client_id != client.client_id {
         return Err(OAuthError::new(
-            axum::http::StatusCode::BAD_REQUEST,
             "unauthorized_client",
             "The token was not issued to this client",
         ));

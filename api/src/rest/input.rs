@@ -4,7 +4,6 @@
 use axum::{
     body::Bytes,
     extract::{FromRequest, Request},
-    http::StatusCode,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -20,16 +19,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Input<T> {
     type Rejection = ErrorResponse;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ErrorResponse> {
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ErrorResponse::new(
-                    Code::PayloadTooLarge,
-                    "The request body is too large (64 KiB at most)",
-                )
-            } else {
-                ErrorResponse::new(Code::BadUserInput, "The request body could not be read")
-            }
-        })?;
+        let bytes = Bytes::from_request(request, state).await?;
         parse(&bytes).map(Self)
     }
 }
