@@ -17,6 +17,8 @@ pub mod cli;
 pub mod client;
 /// Configuration read and validated once at start-up.
 pub mod config;
+/// What the domain works with: database, settings and shared services.
+pub mod context;
 /// Connecting to SQLite or PostgreSQL, and migrating.
 pub mod db;
 /// The one error type of the domain and the API codes it maps to (`http::error` maps codes to

@@ -1,4 +1,5 @@
-//! What every request can reach: the database, the configuration and the shared services.
+//! The composition root: builds the domain's [`Context`] once and shares it with every request
+//! (axum's `State`).
 
 use std::{ops::Deref, sync::Arc};
 
@@ -8,37 +9,19 @@ use tokio::sync::Notify;
 use crate::{
     accounts::{passwords::PasswordHasher, session_lookup::SessionLookup, tokens::Keys},
     config::Config,
+    context::Context,
     google::Google,
-    news::public_cache::PublicFeedCache,
     oidc::keys::Vault,
 };
 
 /// Cloned into every request (axum's `State`), so a clone is one reference count.
 #[derive(Clone)]
-pub struct AppState(Arc<Services>);
-
-pub struct Services {
-    pub db: DatabaseConnection,
-    pub config: Arc<Config>,
-    pub passwords: PasswordHasher,
-    pub keys: Arc<Keys>,
-    /// Session checks, coalesced into one read per moment (never cached).
-    pub sessions: Arc<SessionLookup>,
-    pub google: Arc<Google>,
-    /// Wakes the mail worker when a request has committed a mail to the outbox.
-    pub mail_ready: Arc<Notify>,
-    /// Wakes the back-channel logout worker when a session with client tokens has ended.
-    pub backchannel_ready: Arc<Notify>,
-    /// The anonymous feed, rendered, for a second.
-    pub public_feed: Arc<PublicFeedCache>,
-    /// Opens the OpenID Provider's sealed signing keys.
-    pub vault: Arc<Vault>,
-}
+pub struct AppState(Arc<Context>);
 
 impl Deref for AppState {
-    type Target = Services;
+    type Target = Context;
 
-    fn deref(&self) -> &Services {
+    fn deref(&self) -> &Context {
         &self.0
     }
 }
@@ -48,7 +31,7 @@ impl AppState {
         let keys = Keys::new(config.jwt_secret.expose());
         let config_keys = config.key_encryption.clone();
         let google = Arc::new(Google::new(config.google.clone()));
-        Self(Arc::new(Services {
+        Self(Arc::new(Context {
             sessions: Arc::new(SessionLookup::new(db.clone())),
             db,
             config: Arc::new(config),

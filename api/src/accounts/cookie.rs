@@ -13,15 +13,15 @@ pub fn set(config: &Config, token: &str) -> String {
 /// The two `Set-Cookie` values of a sign-in: the session, and the device cookie that lets this
 /// browser through the sign-in throttle's delay next time (see [`super::device`]).
 pub fn for_sign_in(
-    state: &crate::state::AppState,
+    ctx: &crate::context::Context,
     client: &crate::client::ClientInfo,
     signed_in: &super::sessions::SignedIn,
 ) -> [String; 2] {
     [
-        set(&state.config, &signed_in.token),
+        set(&ctx.config, &signed_in.token),
         super::device::remember(
-            &state.keys,
-            &state.config,
+            &ctx.keys,
+            &ctx.config,
             client.device.as_deref(),
             signed_in.user.id,
         ),

@@ -8,8 +8,8 @@ use super::sessions::Viewer;
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, Result},
-    state::AppState,
 };
 
 pub const USER_NOT_FOUND: &str = "User not found";
@@ -21,17 +21,17 @@ pub const DELETED: &str = "Account deleted";
 /// # Errors
 /// 404 for an unknown or malformed id; 403 when the viewer is neither the owner nor an admin.
 #[tracing::instrument(skip_all)]
-pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let not_found = || Error::NotFound(USER_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     if viewer.user.id != id && !viewer.is_admin() {
         return Err(Error::NotYourAccount);
     }
     viewer.require_recent_sign_in()?;
-    crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::user_sessions(id, None))
+    crate::oidc::backchannel::sessions_ending(&ctx.db, crate::oidc::backchannel::user_sessions(id, None))
         .await?;
-    let deleted = users::Entity::delete_by_id(id).exec(&state.db).await?;
-    state.backchannel_ready.notify_one();
+    let deleted = users::Entity::delete_by_id(id).exec(&ctx.db).await?;
+    ctx.backchannel_ready.notify_one();
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }
@@ -39,5 +39,5 @@ pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &Client
     if viewer.user.id != id {
         event = event.by(viewer.user.id);
     }
-    event.record(&state.db).await
+    event.record(&ctx.db).await
 }

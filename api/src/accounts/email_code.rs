@@ -21,10 +21,10 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
     mail,
     rate_limit::{self, Backoff},
-    state::AppState,
 };
 
 pub const CODE_TTL: Duration = Duration::minutes(10);
@@ -72,12 +72,12 @@ pub struct VerifyCodeForm {
 /// Field errors; 429 within 60 s of the previous request for the same email, or past five
 /// codes an hour or ten a day.
 #[tracing::instrument(skip_all)]
-pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> Result<()> {
+pub async fn send(ctx: &Context, form: SendCodeForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     // Kept per email, known or not, so the limits reveal nothing either.
-    let subject = state.keys.keyed_hash(&[email.as_str()]);
+    let subject = ctx.keys.keyed_hash(&[email.as_str()]);
     rate_limit::hit(
-        &state.db,
+        &ctx.db,
         &format!("otp-send:{subject}"),
         RESEND_COOLDOWN,
         1,
@@ -85,7 +85,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
     )
     .await?;
     rate_limit::hit(
-        &state.db,
+        &ctx.db,
         &format!("otp-hour:{subject}"),
         Duration::hours(1),
         MAX_PER_HOUR,
@@ -93,7 +93,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
     )
     .await?;
     rate_limit::hit(
-        &state.db,
+        &ctx.db,
         &format!("otp-day:{subject}"),
         Duration::days(1),
         MAX_PER_DAY,
@@ -101,7 +101,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
     )
     .await?;
 
-    let user = find_by_email(&state.db, &email).await?;
+    let user = find_by_email(&ctx.db, &email).await?;
     let waiting = user
         .as_ref()
         .filter(|u| !u.email_verified && u.status != AccountStatus::Suspended);
@@ -109,14 +109,14 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
     let now = Utc::now();
     let name = waiting.map_or("", |u| u.name.as_str());
     let message = mail::verification_code(
-        &state.config.app_name,
+        &ctx.config.app_name,
         email.as_str(),
         name,
         &code,
         CODE_TTL.num_minutes(),
     )
     .secret_until(now + CODE_TTL);
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     if let Some(user) = waiting {
         email_codes::Entity::delete_many()
             .filter(email_codes::Column::UserId.eq(user.id))
@@ -125,7 +125,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
         email_codes::ActiveModel {
             id: Set(Uuid::new_v4()),
             user_id: Set(user.id),
-            code_hash: Set(code_hash(state, user.id, &code)),
+            code_hash: Set(code_hash(ctx, user.id, &code)),
             attempts: Set(0),
             created_at: Set(now),
             expires_at: Set(now + CODE_TTL),
@@ -140,7 +140,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
         mail::enqueue_nothing(&txn, message).await?;
     }
     txn.commit().await?;
-    state.mail_ready.notify_one();
+    ctx.mail_ready.notify_one();
     Ok(())
 }
 
@@ -150,7 +150,7 @@ pub async fn send(state: &AppState, form: SendCodeForm, client: &ClientInfo) -> 
 /// Field errors; 400 'Invalid OTP'; 410 when expired; 429 once five wrong tries killed the
 /// code, or after ten wrong codes for the email in a day.
 #[tracing::instrument(skip_all)]
-pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo) -> Result<SignedIn> {
+pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) -> Result<SignedIn> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
     let otp = errors.check("otp", OtpInput::parse(form.otp.as_deref()));
@@ -162,19 +162,19 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
     // Taken before anything is compared, for every email, known or not.
     let wrong_key = format!(
         "otp-wrong:{}",
-        state.keys.keyed_hash(&["otp-wrong", email.as_str()])
+        ctx.keys.keyed_hash(&["otp-wrong", email.as_str()])
     );
-    rate_limit::take(&state.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG).await?;
+    rate_limit::take(&ctx.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG).await?;
 
     // A verified account signs in through its own door (password, Google, two-factor): a
     // code left over from before it was verified opens nothing.
-    let user = find_by_email(&state.db, &email)
+    let user = find_by_email(&ctx.db, &email)
         .await?
         .filter(|user| !user.email_verified)
         .ok_or_else(invalid)?;
     let code = email_codes::Entity::find()
         .filter(email_codes::Column::UserId.eq(user.id))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
     if code.expires_at <= Utc::now() {
@@ -188,7 +188,7 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
         )
         .filter(email_codes::Column::Id.eq(code.id))
         .filter(email_codes::Column::Attempts.lt(MAX_TRIES))
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if took_try.rows_affected == 0 {
         return Err(Error::RateLimited {
@@ -196,14 +196,14 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
             retry_after_secs: u64::try_from(RESEND_COOLDOWN.num_seconds()).unwrap_or(60),
         });
     }
-    if !tokens::same(&code.code_hash, &code_hash(state, user.id, otp.as_str())) {
+    if !tokens::same(&code.code_hash, &code_hash(ctx, user.id, otp.as_str())) {
         Event::new(Kind::CodeFailed, Some(user.id), client)
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
         return Err(invalid());
     }
 
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     let consumed = email_codes::Entity::delete_by_id(code.id).exec(&txn).await?;
     if consumed.rows_affected == 0 {
         // Another request used this code a moment ago.
@@ -234,11 +234,11 @@ pub async fn verify(state: &AppState, form: VerifyCodeForm, client: &ClientInfo)
     Event::new(Kind::EmailVerified, Some(user.id), client)
         .record(&txn)
         .await?;
-    let signed_in = sessions::start(state, &txn, user, client).await?;
+    let signed_in = sessions::start(ctx, &txn, user, client).await?;
     txn.commit().await?;
     Ok(signed_in)
 }
 
-fn code_hash(state: &AppState, user_id: Uuid, code: &str) -> String {
-    state.keys.keyed_hash(&["email-code", &user_id.to_string(), code])
+fn code_hash(ctx: &Context, user_id: Uuid, code: &str) -> String {
+    ctx.keys.keyed_hash(&["email-code", &user_id.to_string(), code])
 }

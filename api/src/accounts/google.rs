@@ -17,10 +17,10 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, Result, is_unique_violation},
     google::{GoogleIdentity, INVALID_TOKEN},
     mail,
-    state::AppState,
 };
 
 pub const NO_ACCOUNT: &str = "No account found for this Google email. Please register first.";
@@ -61,18 +61,18 @@ impl GoogleSignIn {
 }
 
 /// The identity of a valid ID token, which is used up: a token is accepted once.
-async fn identity(state: &AppState, id_token: Option<&str>) -> Result<GoogleIdentity> {
+async fn identity(ctx: &Context, id_token: Option<&str>) -> Result<GoogleIdentity> {
     let invalid = || Error::Unauthenticated(INVALID_TOKEN.to_owned());
     let token = id_token
         .map(str::trim)
         .filter(|t| !t.is_empty() && t.len() < 8192)
         .ok_or_else(invalid)?;
-    let who = state.google.verify(token).await?;
+    let who = ctx.google.verify(token).await?;
     let used = used_id_tokens::ActiveModel {
         token_hash: Set(tokens::sha256_hex(token)),
         expires_at: Set(who.expires_at),
     }
-    .insert(&state.db)
+    .insert(&ctx.db)
     .await;
     match used {
         Ok(_) => Ok(who),
@@ -86,14 +86,10 @@ async fn identity(state: &AppState, id_token: Option<&str>) -> Result<GoogleIden
 
 /// The account of this Google identity: by its `sub`, else by its email, which then gets
 /// linked (see the module's note on accounts that were never verified).
-async fn existing(
-    state: &AppState,
-    who: &GoogleIdentity,
-    client: &ClientInfo,
-) -> Result<Option<users::Model>> {
+async fn existing(ctx: &Context, who: &GoogleIdentity, client: &ClientInfo) -> Result<Option<users::Model>> {
     if let Some(user) = users::Entity::find()
         .filter(users::Column::GoogleSub.eq(&who.sub))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
     {
         return Ok(Some(user));
@@ -101,24 +97,24 @@ async fn existing(
     let Ok(email) = Email::parse(Some(&who.email)) else {
         return Ok(None);
     };
-    let Some(user) = find_by_email(&state.db, &email).await? else {
+    let Some(user) = find_by_email(&ctx.db, &email).await? else {
         return Ok(None);
     };
     if user.google_sub.is_some() {
         // The email belongs to an account linked to another Google identity.
         return Ok(None);
     }
-    link(state, user, who, client).await.map(Some)
+    link(ctx, user, who, client).await.map(Some)
 }
 
 async fn link(
-    state: &AppState,
+    ctx: &Context,
     user: users::Model,
     who: &GoogleIdentity,
     client: &ClientInfo,
 ) -> Result<users::Model> {
     let was_verified = user.email_verified;
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     if !was_verified {
         let ended = sessions::end_all(&txn, user.id, None).await?;
         if ended > 0 {
@@ -153,8 +149,8 @@ async fn link(
     } else {
         UNVERIFIED_NOTE
     };
-    let forgot = format!("{}/forgot-password", state.config.platforms.main);
-    let notice = mail::google_linked(&state.config.app_name, &user.email, &user.name, note, &forgot);
+    let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
+    let notice = mail::google_linked(&ctx.config.app_name, &user.email, &user.name, note, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;
     Event::new(Kind::GoogleLinked, Some(user.id), client)
         .detail(if was_verified {
@@ -165,25 +161,25 @@ async fn link(
         .record(&txn)
         .await?;
     txn.commit().await?;
-    state.mail_ready.notify_one();
+    ctx.mail_ready.notify_one();
     Ok(user)
 }
 
-async fn sign_in(state: &AppState, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
+async fn sign_in(ctx: &Context, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
     super::ensure_can_sign_in(&user)?;
-    two_factor::sign_in_or_challenge(state, user, "google", client).await
+    two_factor::sign_in_or_challenge(ctx, user, "google", client).await
 }
 
 /// # Errors
 /// 401 'Invalid Google token' (also for a token already used); 404 when no account has this
 /// identity or email.
 #[tracing::instrument(skip_all)]
-pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignInStep> {
-    let who = identity(state, form.id_token.as_deref()).await?;
-    let user = existing(state, &who, client)
+pub async fn login(ctx: &Context, form: GoogleLoginForm, client: &ClientInfo) -> Result<SignInStep> {
+    let who = identity(ctx, form.id_token.as_deref()).await?;
+    let user = existing(ctx, &who, client)
         .await?
         .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
-    sign_in(state, user, client).await
+    sign_in(ctx, user, client).await
 }
 
 /// Creates an active, verified account for the identity, or signs in when it exists.
@@ -191,16 +187,12 @@ pub async fn login(state: &AppState, form: GoogleLoginForm, client: &ClientInfo)
 /// # Errors
 /// 401 'Invalid Google token'; 400 for a role other than career, campus or hire.
 #[tracing::instrument(skip_all)]
-pub async fn register(
-    state: &AppState,
-    form: GoogleRegisterForm,
-    client: &ClientInfo,
-) -> Result<GoogleSignIn> {
+pub async fn register(ctx: &Context, form: GoogleRegisterForm, client: &ClientInfo) -> Result<GoogleSignIn> {
     let role = Role::parse_selectable(form.role.as_deref()).map_err(|m| Error::field("role", m))?;
-    let who = identity(state, form.id_token.as_deref()).await?;
-    if let Some(user) = existing(state, &who, client).await? {
+    let who = identity(ctx, form.id_token.as_deref()).await?;
+    if let Some(user) = existing(ctx, &who, client).await? {
         return Ok(GoogleSignIn {
-            step: sign_in(state, user, client).await?,
+            step: sign_in(ctx, user, client).await?,
             created: false,
         });
     }
@@ -217,27 +209,27 @@ pub async fn register(
         .collect::<String>();
     let mut user = super::new_account(name, &email, role, true);
     user.google_sub = Set(Some(who.sub.clone()));
-    let user = match user.insert(&state.db).await {
+    let user = match user.insert(&ctx.db).await {
         Ok(user) => user,
         // The same person registering twice at once: the second becomes a sign-in.
         Err(err)
             if is_unique_violation(&err, "users_email_key", "users.email")
                 || is_unique_violation(&err, "users_google_sub_key", "users.google_sub") =>
         {
-            let user = existing(state, &who, client)
+            let user = existing(ctx, &who, client)
                 .await?
                 .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
             return Ok(GoogleSignIn {
-                step: sign_in(state, user, client).await?,
+                step: sign_in(ctx, user, client).await?,
                 created: false,
             });
         }
         Err(err) => return Err(err.into()),
     };
     Event::new(Kind::GoogleRegistered, Some(user.id), client)
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
-    let signed_in = sessions::start(state, &state.db, user, client).await?;
+    let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
     Ok(GoogleSignIn {
         step: SignInStep::Done(Box::new(signed_in)),
         created: true,

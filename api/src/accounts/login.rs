@@ -10,8 +10,8 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
-    state::AppState,
 };
 
 pub const SIGNED_IN: &str = "Logged in successfully";
@@ -30,27 +30,27 @@ pub struct LoginForm {
 /// Field errors; 401 'Invalid email or password'; 403 when the email is not verified (only
 /// once the password is right); 429 while a throttle's delay runs; 503 when hashing is full.
 #[tracing::instrument(skip_all)]
-pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Result<SignInStep> {
+pub async fn login(ctx: &Context, form: LoginForm, client: &ClientInfo) -> Result<SignInStep> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(form.email.as_deref()));
     let password = errors.check("password", Password::parse_existing(form.password.as_deref()));
     let (Some(email), Some(password)) = (email, password) else {
         return Err(Error::Validation(errors));
     };
-    let user = find_by_email(&state.db, &email).await?;
-    let throttle = Throttle::new(state, &email, user.as_ref().map(|u| u.id), client);
-    if let Err(err) = throttle.take(state).await {
+    let user = find_by_email(&ctx.db, &email).await?;
+    let throttle = Throttle::new(ctx, &email, user.as_ref().map(|u| u.id), client);
+    if let Err(err) = throttle.take(ctx).await {
         if matches!(err, Error::RateLimited { .. }) {
             Event::new(Kind::SignInThrottled, user.as_ref().map(|u| u.id), client)
-                .record(&state.db)
+                .record(&ctx.db)
                 .await?;
         }
         return Err(err);
     }
     let hash = user.as_ref().and_then(|u| u.password_hash.as_deref());
-    if !state.passwords.verify(&password, hash).await? {
+    if !ctx.passwords.verify(&password, hash).await? {
         Event::new(Kind::SignInFailed, user.as_ref().map(|u| u.id), client)
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
         return Err(Error::InvalidCredentials);
     }
@@ -59,13 +59,13 @@ pub async fn login(state: &AppState, form: LoginForm, client: &ClientInfo) -> Re
         return Err(Error::InvalidCredentials);
     };
     if user.two_factor_enabled {
-        throttle.first_factor_passed(state).await?;
+        throttle.first_factor_passed(ctx).await?;
     } else {
-        throttle.succeeded(state).await?;
+        throttle.succeeded(ctx).await?;
     }
     super::ensure_can_sign_in(&user)?;
     if !user.email_verified {
         return Err(Error::EmailNotVerified);
     }
-    two_factor::sign_in_or_challenge(state, user, "password", client).await
+    two_factor::sign_in_or_challenge(ctx, user, "password", client).await
 }

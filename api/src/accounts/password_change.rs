@@ -13,9 +13,9 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
     mail,
-    state::AppState,
 };
 
 pub const CHANGED: &str = "Password changed";
@@ -40,7 +40,7 @@ pub struct ChangePasswordForm {
 /// 429 while the sign-in throttle holds; 503 when hashing is full.
 #[tracing::instrument(skip_all)]
 pub async fn change(
-    state: &AppState,
+    ctx: &Context,
     viewer: &Viewer,
     form: ChangePasswordForm,
     client: &ClientInfo,
@@ -72,37 +72,37 @@ pub async fn change(
     if let Some(current) = current {
         let email =
             Email::parse(Some(&viewer.user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(state, &email, Some(viewer.user.id), client);
-        throttle.take(state).await?;
-        if !state
+        let throttle = Throttle::new(ctx, &email, Some(viewer.user.id), client);
+        throttle.take(ctx).await?;
+        if !ctx
             .passwords
             .verify(&current, viewer.user.password_hash.as_deref())
             .await?
         {
             Event::new(Kind::SignInFailed, Some(viewer.user.id), client)
                 .detail("wrong current password on change")
-                .record(&state.db)
+                .record(&ctx.db)
                 .await?;
             return Err(Error::field("currentPassword", WRONG_CURRENT));
         }
-        throttle.succeeded(state).await?;
+        throttle.succeeded(ctx).await?;
     }
-    let hash = state.passwords.hash(&password).await?;
+    let hash = ctx.passwords.hash(&password).await?;
 
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     let mut user: users::ActiveModel = viewer.user.clone().into();
     user.password_hash = Set(Some(hash));
     user.updated_at = Set(Utc::now());
     let user = user.update(&txn).await?;
     let ended = sessions::end_all(&txn, user.id, Some(viewer.session_id)).await?;
-    let forgot = format!("{}/forgot-password", state.config.platforms.main);
-    let notice = mail::password_changed(&state.config.app_name, &user.email, &user.name, &forgot);
+    let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
+    let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;
     Event::new(Kind::PasswordChanged, Some(user.id), client)
         .detail(format!("{ended} other session(s) ended"))
         .record(&txn)
         .await?;
     txn.commit().await?;
-    state.mail_ready.notify_one();
+    ctx.mail_ready.notify_one();
     Ok(())
 }

@@ -17,9 +17,9 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, Result},
     mail, rate_limit,
-    state::AppState,
 };
 
 pub const RESET_TTL: Duration = Duration::minutes(30);
@@ -48,23 +48,23 @@ pub struct ResetForm {
 /// # Errors
 /// Field errors; 429 past five requests for one email in fifteen minutes.
 #[tracing::instrument(skip_all)]
-pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> Result<()> {
+pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
-    let key = format!("forgot:{}", state.keys.keyed_hash(&[email.as_str()]));
-    rate_limit::hit(&state.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
+    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
+    rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
 
-    let user = find_by_email(&state.db, &email)
+    let user = find_by_email(&ctx.db, &email)
         .await?
         .filter(|user| user.status != AccountStatus::Suspended);
     let token = tokens::random_token();
     let now = Utc::now();
-    let main = &state.config.platforms.main;
-    let txn = state.db.begin().await?;
+    let main = &ctx.config.platforms.main;
+    let txn = ctx.db.begin().await?;
     match user {
         Some(user) => {
             let link = format!("{main}/reset-password/{token}");
             let message = mail::password_reset(
-                &state.config.app_name,
+                &ctx.config.app_name,
                 &user.email,
                 &user.name,
                 &link,
@@ -89,13 +89,13 @@ pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> 
             let link = format!("{main}/register");
             mail::enqueue(
                 &txn,
-                mail::no_account(&state.config.app_name, email.as_str(), &link),
+                mail::no_account(&ctx.config.app_name, email.as_str(), &link),
             )
             .await?;
         }
     }
     txn.commit().await?;
-    state.mail_ready.notify_one();
+    ctx.mail_ready.notify_one();
     Ok(())
 }
 
@@ -105,7 +105,7 @@ pub async fn forgot(state: &AppState, form: ForgotForm, client: &ClientInfo) -> 
 /// # Errors
 /// The reset password rule; 400 'Reset link is invalid'; 410 'Reset link has expired'.
 #[tracing::instrument(skip_all)]
-pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
+pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
     let password =
         Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
     let invalid = || Error::ResetLinkInvalid;
@@ -114,7 +114,7 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
     }
     let row = password_reset_tokens::Entity::find()
         .filter(password_reset_tokens::Column::TokenHash.eq(tokens::sha256_hex(token)))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
     if row.used_at.is_some() {
@@ -125,12 +125,12 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
         return Err(Error::ResetLinkExpired);
     }
     let user = users::Entity::find_by_id(row.user_id)
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
-    let password_hash = state.passwords.hash(&password).await?;
+    let password_hash = ctx.passwords.hash(&password).await?;
 
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     let used = password_reset_tokens::Entity::update_many()
         .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(now)))
         .filter(password_reset_tokens::Column::Id.eq(row.id))
@@ -165,13 +165,13 @@ pub async fn reset(state: &AppState, token: &str, form: ResetForm, client: &Clie
         .filter(password_reset_tokens::Column::Id.ne(row.id))
         .exec(&txn)
         .await?;
-    let forgot = format!("{}/forgot-password", state.config.platforms.main);
-    let notice = mail::password_changed(&state.config.app_name, &user.email, &user.name, &forgot);
+    let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
+    let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;
     Event::new(Kind::PasswordReset, Some(user.id), client)
         .record(&txn)
         .await?;
     txn.commit().await?;
-    state.mail_ready.notify_one();
+    ctx.mail_ready.notify_one();
     Ok(())
 }

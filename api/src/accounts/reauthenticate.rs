@@ -15,8 +15,8 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
-    state::AppState,
 };
 
 pub const CONFIRMED: &str = "Thanks, it's you";
@@ -41,7 +41,7 @@ pub struct ReauthenticateForm {
 /// throttle holds; 503 when hashing is full.
 #[tracing::instrument(skip_all)]
 pub async fn reauthenticate(
-    state: &AppState,
+    ctx: &Context,
     viewer: &Viewer,
     form: ReauthenticateForm,
     client: &ClientInfo,
@@ -59,26 +59,26 @@ pub async fn reauthenticate(
     let how = if let Some(password) = password {
         let password = Password::parse_existing(Some(password)).map_err(|m| Error::field("password", m))?;
         let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(state, &email, Some(user.id), client);
-        throttle.take(state).await?;
-        if !state
+        let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+        throttle.take(ctx).await?;
+        if !ctx
             .passwords
             .verify(&password, user.password_hash.as_deref())
             .await?
         {
             Event::new(Kind::SignInFailed, Some(user.id), client)
                 .detail("wrong password on confirming it's you")
-                .record(&state.db)
+                .record(&ctx.db)
                 .await?;
             return Err(Error::field("password", WRONG_PASSWORD));
         }
-        throttle.succeeded(state).await?;
+        throttle.succeeded(ctx).await?;
         "password"
     } else if let Some(code) = code {
-        if !two_factor::check_code(state, user, code, client).await? {
+        if !two_factor::check_code(ctx, user, code, client).await? {
             Event::new(Kind::SignInFailed, Some(user.id), client)
                 .detail("wrong code on confirming it's you")
-                .record(&state.db)
+                .record(&ctx.db)
                 .await?;
             return Err(Error::field("code", INVALID_CODE));
         }
@@ -101,10 +101,10 @@ pub async fn reauthenticate(
             Expr::value(Some(Utc::now())),
         )
         .filter(session_rows::Column::Id.eq(viewer.session_id))
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     Event::new(Kind::Reauthenticated, Some(user.id), client)
         .detail(how)
-        .record(&state.db)
+        .record(&ctx.db)
         .await
 }

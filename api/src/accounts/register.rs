@@ -7,8 +7,8 @@ use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result, is_unique_violation},
-    state::AppState,
 };
 
 pub const REGISTERED: &str = "Registered successfully";
@@ -33,7 +33,7 @@ pub struct RegisterForm {
 /// Field errors with SPEC.md's texts; 409 when the email is taken (the unique index decides,
 /// so two simultaneous registrations give one account and one conflict).
 #[tracing::instrument(skip_all)]
-pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo) -> Result<users::Model> {
+pub async fn register(ctx: &Context, form: RegisterForm, client: &ClientInfo) -> Result<users::Model> {
     let mut errors = FieldErrors::new();
     let role = Role::parse_selectable(form.role.as_deref());
     let label = role
@@ -51,13 +51,13 @@ pub async fn register(state: &AppState, form: RegisterForm, client: &ClientInfo)
         return Err(Error::Validation(errors));
     };
 
-    let password_hash = state.passwords.hash(&password).await?;
+    let password_hash = ctx.passwords.hash(&password).await?;
     let mut user = super::new_account(name.into_inner(), &email, role, false);
     user.country_code = Set(code.as_str().to_owned());
     user.phone = Set(phone.into_inner());
     user.password_hash = Set(Some(password_hash));
     // The account and its audit record commit together: a crash leaves both or neither.
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     match user.insert(&txn).await {
         Ok(user) => {
             Event::new(Kind::Registered, Some(user.id), client)

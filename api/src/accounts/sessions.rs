@@ -1,7 +1,7 @@
 //! Sessions as rows: a token is honoured only while its row exists, has been used within the
 //! idle timeout and is within its absolute lifetime, on every instance.
 
-use anyhow::Context;
+use anyhow::Context as _;
 use chrono::{DateTime, Duration, Utc};
 use entity::{sessions, users};
 use sea_orm::{
@@ -13,8 +13,8 @@ use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
     config::Config,
+    context::Context,
     error::{Error, Result},
-    state::AppState,
 };
 
 /// Last activity is written at most this often, so reading a session rarely writes.
@@ -63,13 +63,13 @@ impl Viewer {
 /// On a database failure.
 #[tracing::instrument(skip_all)]
 pub async fn start(
-    state: &AppState,
+    ctx: &Context,
     db: &impl ConnectionTrait,
     user: users::Model,
     client: &ClientInfo,
 ) -> Result<SignedIn> {
     let now = Utc::now();
-    let expires_at = now + state.config.session_lifetime;
+    let expires_at = now + ctx.config.session_lifetime;
     let session = sessions::ActiveModel {
         id: Set(Uuid::new_v4()),
         user_id: Set(user.id),
@@ -82,7 +82,7 @@ pub async fn start(
     }
     .insert(db)
     .await?;
-    let token = state
+    let token = ctx
         .keys
         .issue(user.id, session.id, user.role.as_str(), now, expires_at)
         .context("could not sign the session token")
@@ -94,20 +94,20 @@ pub async fn start(
 ///
 /// # Errors
 /// 401 'Session expired or unauthorized' for anything else.
-pub async fn authenticate(state: &AppState, token: &str) -> Result<Viewer> {
-    let claims = state.keys.decode(token).ok_or_else(Error::session_expired)?;
+pub async fn authenticate(ctx: &Context, token: &str) -> Result<Viewer> {
+    let claims = ctx.keys.decode(token).ok_or_else(Error::session_expired)?;
     let session_id = Uuid::parse_str(&claims.sid).map_err(|_| Error::session_expired())?;
     let user_id = Uuid::parse_str(&claims.sub).map_err(|_| Error::session_expired())?;
-    let (session, user) = state
+    let (session, user) = ctx
         .sessions
         .find(session_id)
         .await?
         .ok_or_else(Error::session_expired)?;
     let now = Utc::now();
-    if user.id != user_id || !is_live(&state.config, &session, &user, now) {
+    if user.id != user_id || !is_live(&ctx.config, &session, &user, now) {
         return Err(Error::session_expired());
     }
-    touch(&state.db, &session, now).await?;
+    touch(&ctx.db, &session, now).await?;
     Ok(Viewer {
         authenticated_at: session.authenticated_at.unwrap_or(session.created_at),
         user,
@@ -164,9 +164,9 @@ pub async fn find_live(
 ///
 /// # Errors
 /// Only when the session could not be looked up (the database is down).
-pub async fn optional(state: &AppState, token: Option<&str>) -> Result<Option<Viewer>> {
+pub async fn optional(ctx: &Context, token: Option<&str>) -> Result<Option<Viewer>> {
     let Some(token) = token else { return Ok(None) };
-    match authenticate(state, token).await {
+    match authenticate(ctx, token).await {
         Ok(viewer) => Ok(Some(viewer)),
         Err(Error::Unauthenticated(_)) => Ok(None),
         Err(err) => Err(err),
@@ -183,22 +183,21 @@ pub const OTHERS_REVOKED: &str = "Other sessions signed out";
 /// # Errors
 /// On a database failure.
 #[tracing::instrument(skip_all)]
-pub async fn sign_out(state: &AppState, token: Option<&str>, client: &ClientInfo) -> Result<()> {
-    let Some(claims) = token.and_then(|t| state.keys.decode(t)) else {
+pub async fn sign_out(ctx: &Context, token: Option<&str>, client: &ClientInfo) -> Result<()> {
+    let Some(claims) = token.and_then(|t| ctx.keys.decode(t)) else {
         return Ok(());
     };
     let Ok(session_id) = Uuid::parse_str(&claims.sid) else {
         return Ok(());
     };
-    crate::oidc::backchannel::sessions_ending(&state.db, crate::oidc::backchannel::session(session_id))
-        .await?;
-    let ended = sessions::Entity::delete_by_id(session_id).exec(&state.db).await?;
-    state.backchannel_ready.notify_one();
+    crate::oidc::backchannel::sessions_ending(&ctx.db, crate::oidc::backchannel::session(session_id)).await?;
+    let ended = sessions::Entity::delete_by_id(session_id).exec(&ctx.db).await?;
+    ctx.backchannel_ready.notify_one();
     if ended.rows_affected > 0
         && let Ok(user_id) = Uuid::parse_str(&claims.sub)
     {
         Event::new(Kind::Logout, Some(user_id), client)
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
     }
     Ok(())
@@ -209,11 +208,11 @@ pub async fn sign_out(state: &AppState, token: Option<&str>, client: &ClientInfo
 /// # Errors
 /// On a database failure.
 #[tracing::instrument(skip_all)]
-pub async fn revoke_others(state: &AppState, viewer: &Viewer, client: &ClientInfo) -> Result<()> {
-    let ended = end_all(&state.db, viewer.user.id, Some(viewer.session_id)).await?;
+pub async fn revoke_others(ctx: &Context, viewer: &Viewer, client: &ClientInfo) -> Result<()> {
+    let ended = end_all(&ctx.db, viewer.user.id, Some(viewer.session_id)).await?;
     Event::new(Kind::SessionsRevoked, Some(viewer.user.id), client)
         .detail(format!("{ended} other session(s) signed out"))
-        .record(&state.db)
+        .record(&ctx.db)
         .await
 }
 
@@ -280,14 +279,14 @@ fn describe(user_agent: Option<&str>) -> (String, String) {
 ///
 /// # Errors
 /// On a database failure.
-pub async fn list(state: &AppState, viewer: &Viewer) -> Result<Vec<Device>> {
+pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<Vec<Device>> {
     use sea_orm::QueryOrder;
     let now = Utc::now();
     let rows = sessions::Entity::find()
         .filter(sessions::Column::UserId.eq(viewer.user.id))
         .filter(sessions::Column::ExpiresAt.gt(now))
         .order_by_desc(sessions::Column::CreatedAt)
-        .all(&state.db)
+        .all(&ctx.db)
         .await?;
     let mut devices: Vec<Device> = rows
         .into_iter()
@@ -295,7 +294,7 @@ pub async fn list(state: &AppState, viewer: &Viewer) -> Result<Vec<Device>> {
             let last_active_at = row.last_seen_at.unwrap_or(row.created_at);
             (row, last_active_at)
         })
-        .filter(|(_, last)| *last + state.config.session_idle > now)
+        .filter(|(_, last)| *last + ctx.config.session_idle > now)
         .map(|(row, last_active_at)| {
             let (browser, os) = describe(row.user_agent.as_deref());
             Device {
@@ -324,23 +323,23 @@ pub const SESSION_NOT_FOUND: &str = "Session not found";
 /// # Errors
 /// 404 for an id that is not one of the viewer's sessions.
 #[tracing::instrument(skip_all)]
-pub async fn revoke(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+pub async fn revoke(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     let owned =
         crate::oidc::backchannel::session(id).add(entity::oauth_tokens::Column::UserId.eq(viewer.user.id));
-    crate::oidc::backchannel::sessions_ending(&state.db, owned).await?;
-    state.backchannel_ready.notify_one();
+    crate::oidc::backchannel::sessions_ending(&ctx.db, owned).await?;
+    ctx.backchannel_ready.notify_one();
     let ended = sessions::Entity::delete_many()
         .filter(sessions::Column::Id.eq(id))
         .filter(sessions::Column::UserId.eq(viewer.user.id))
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if ended.rows_affected == 0 {
         return Err(not_found());
     }
     Event::new(Kind::SessionRevoked, Some(viewer.user.id), client)
-        .record(&state.db)
+        .record(&ctx.db)
         .await
 }
 

@@ -13,9 +13,9 @@ use uuid::Uuid;
 use super::{device, fields::Email};
 use crate::{
     client::ClientInfo,
+    context::Context,
     error::Result,
     rate_limit::{self, Backoff},
-    state::AppState,
 };
 
 pub const THROTTLED: &str = "Too many failed sign-in attempts. Please try again later.";
@@ -56,15 +56,15 @@ pub(crate) struct Throttle {
 
 impl Throttle {
     /// `account` is the account behind `email`, when there is one.
-    pub(crate) fn new(state: &AppState, email: &Email, account: Option<Uuid>, client: &ClientInfo) -> Self {
+    pub(crate) fn new(ctx: &Context, email: &Email, account: Option<Uuid>, client: &ClientInfo) -> Self {
         let ip = client.ip_key();
-        let hash = |parts: &[&str]| state.keys.keyed_hash(parts);
+        let hash = |parts: &[&str]| ctx.keys.keyed_hash(parts);
         Self {
             pair: format!("login-pair:{}", hash(&["login-pair", email.as_str(), &ip])),
             email: format!("login-email:{}", hash(&["login-email", email.as_str()])),
             address: format!("login-ip:{}", hash(&["login-ip", &ip])),
             known_device: account
-                .is_some_and(|id| device::recognises(&state.keys, client.device.as_deref(), id)),
+                .is_some_and(|id| device::recognises(&ctx.keys, client.device.as_deref(), id)),
         }
     }
 
@@ -72,8 +72,8 @@ impl Throttle {
     ///
     /// # Errors
     /// [`Error::RateLimited`] while a counter is blocked; a database failure.
-    pub(crate) async fn take(&self, state: &AppState) -> Result<()> {
-        let db = &state.db;
+    pub(crate) async fn take(&self, ctx: &Context) -> Result<()> {
+        let db = &ctx.db;
         rate_limit::take(db, &self.address, PER_ADDRESS, false, THROTTLED).await?;
         let pair = match rate_limit::take(db, &self.pair, PER_EMAIL_AND_ADDRESS, false, THROTTLED).await {
             Ok(pair) => pair,
@@ -97,8 +97,8 @@ impl Throttle {
     ///
     /// # Errors
     /// On a database failure.
-    pub(crate) async fn succeeded(&self, state: &AppState) -> Result<()> {
-        rate_limit::give_back(&state.db, Some(&self.pair), &[&self.email, &self.address]).await
+    pub(crate) async fn succeeded(&self, ctx: &Context) -> Result<()> {
+        rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address]).await
     }
 
     /// The attempt proved a first factor but not yet the person (two-factor is on): it was
@@ -107,7 +107,7 @@ impl Throttle {
     ///
     /// # Errors
     /// On a database failure.
-    pub(crate) async fn first_factor_passed(&self, state: &AppState) -> Result<()> {
-        rate_limit::give_back(&state.db, None, &[&self.pair, &self.email, &self.address]).await
+    pub(crate) async fn first_factor_passed(&self, ctx: &Context) -> Result<()> {
+        rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address]).await
     }
 }

@@ -18,8 +18,8 @@ use crate::{
     accounts::{fields::MAX_STRING, sessions::Viewer},
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
-    state::AppState,
 };
 
 pub const MAX_TITLE: usize = 200;
@@ -71,7 +71,7 @@ pub struct NewsPatch {
 /// # Errors
 /// Field errors for a limit outside 1-50 or a cursor this server did not make.
 pub async fn list(
-    state: &AppState,
+    ctx: &Context,
     viewer_is_admin: bool,
     limit: Option<i32>,
     after: Option<&str>,
@@ -115,7 +115,7 @@ pub async fn list(
                 ),
         );
     }
-    let mut items = query.all(&state.db).await?;
+    let mut items = query.all(&ctx.db).await?;
     let has_more = items.len() > usize::try_from(limit).unwrap_or(20);
     items.truncate(usize::try_from(limit).unwrap_or(20));
     let next_cursor = has_more
@@ -128,12 +128,12 @@ pub async fn list(
 ///
 /// # Errors
 /// 404 for an unknown or malformed id, or a draft when the viewer is not an admin.
-pub async fn get(state: &AppState, viewer_is_admin: bool, id: &str) -> Result<Item> {
+pub async fn get(ctx: &Context, viewer_is_admin: bool, id: &str) -> Result<Item> {
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     let (item, author) = news::Entity::find_by_id(id)
         .find_also_related(users::Entity)
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(not_found)?;
     if !item.published && !viewer_is_admin {
@@ -145,7 +145,7 @@ pub async fn get(state: &AppState, viewer_is_admin: bool, id: &str) -> Result<It
 /// # Errors
 /// 403 for a non-admin; field errors.
 #[tracing::instrument(skip_all)]
-pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &ClientInfo) -> Result<Item> {
+pub async fn create(ctx: &Context, viewer: &Viewer, form: NewsForm, client: &ClientInfo) -> Result<Item> {
     require_admin(viewer)?;
     let mut errors = FieldErrors::new();
     let title = errors.check("title", required_text(form.title.as_deref(), "Title", MAX_TITLE));
@@ -173,9 +173,9 @@ pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &
         created_at: Set(now),
         updated_at: Set(now),
     }
-    .insert(&state.db)
+    .insert(&ctx.db)
     .await?;
-    admin_action(state, viewer, Kind::NewsCreated, item.id, client).await?;
+    admin_action(ctx, viewer, Kind::NewsCreated, item.id, client).await?;
     Ok((item, Some(viewer.user.clone())))
 }
 
@@ -183,14 +183,14 @@ pub async fn create(state: &AppState, viewer: &Viewer, form: NewsForm, client: &
 /// 403 for a non-admin; 404 for an unknown id; field errors.
 #[tracing::instrument(skip_all)]
 pub async fn update(
-    state: &AppState,
+    ctx: &Context,
     viewer: &Viewer,
     id: &str,
     patch: NewsPatch,
     client: &ClientInfo,
 ) -> Result<Item> {
     require_admin(viewer)?;
-    let (item, author) = get(state, true, id).await?;
+    let (item, author) = get(ctx, true, id).await?;
     let mut errors = FieldErrors::new();
     let mut row: news::ActiveModel = item.clone().into();
     if let Some(title) = patch.title.as_deref()
@@ -226,39 +226,39 @@ pub async fn update(
         }
     }
     row.updated_at = Set(now);
-    let item = row.update(&state.db).await?;
-    admin_action(state, viewer, Kind::NewsUpdated, item.id, client).await?;
+    let item = row.update(&ctx.db).await?;
+    admin_action(ctx, viewer, Kind::NewsUpdated, item.id, client).await?;
     Ok((item, author))
 }
 
 /// # Errors
 /// 403 for a non-admin; 404 for an unknown id.
 #[tracing::instrument(skip_all)]
-pub async fn delete(state: &AppState, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     require_admin(viewer)?;
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
-    let deleted = news::Entity::delete_by_id(id).exec(&state.db).await?;
+    let deleted = news::Entity::delete_by_id(id).exec(&ctx.db).await?;
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }
-    admin_action(state, viewer, Kind::NewsDeleted, id, client).await
+    admin_action(ctx, viewer, Kind::NewsDeleted, id, client).await
 }
 
 /// After a write: the audit log names the item, and this instance's rendered public feed is
 /// emptied so its next reader sees the change (another instance's within its second).
 async fn admin_action(
-    state: &AppState,
+    ctx: &Context,
     viewer: &Viewer,
     kind: Kind,
     id: Uuid,
     client: &ClientInfo,
 ) -> Result<()> {
-    state.public_feed.clear();
+    ctx.public_feed.clear();
     Event::new(kind, None, client)
         .by(viewer.user.id)
         .detail(format!("news {id}"))
-        .record(&state.db)
+        .record(&ctx.db)
         .await
 }
 

@@ -17,7 +17,7 @@ use super::{
 use crate::{
     accounts::{sessions, tokens},
     client::ClientInfo,
-    state::AppState,
+    context::Context,
 };
 
 /// Who asks, as the provider's browser endpoints see them: the session token of the browser's
@@ -47,19 +47,19 @@ pub struct AuthorizeQuery {
 }
 
 /// `ts_after` for a sign-in asked for at `millis` by `client_id`'s request.
-fn signed_after(state: &AppState, millis: i64, client_id: &str) -> String {
+fn signed_after(ctx: &Context, millis: i64, client_id: &str) -> String {
     let millis = millis.to_string();
     format!(
         "{millis}.{}",
-        state.keys.keyed_hash(&["ts_after", &millis, client_id])
+        ctx.keys.keyed_hash(&["ts_after", &millis, client_id])
     )
 }
 
 /// The moment a `ts_after` names, when the provider itself made it for this client.
-fn verified_after(state: &AppState, value: &str, client_id: &str) -> Option<i64> {
+fn verified_after(ctx: &Context, value: &str, client_id: &str) -> Option<i64> {
     let (millis, mac) = value.split_once('.')?;
     let at: i64 = millis.parse().ok()?;
-    tokens::same(mac, &state.keys.keyed_hash(&["ts_after", millis, client_id])).then_some(at)
+    tokens::same(mac, &ctx.keys.keyed_hash(&["ts_after", millis, client_id])).then_some(at)
 }
 
 impl AuthorizeQuery {
@@ -87,13 +87,13 @@ impl AuthorizeQuery {
 
 /// Back to the client with `params` (and the request's state and our issuer, RFC 9207).
 fn back_to_client(
-    state: &AppState,
+    ctx: &Context,
     redirect_uri: &str,
     query: &AuthorizeQuery,
     params: &[(&str, &str)],
 ) -> BrowserAnswer {
     let Ok(mut url) = Url::parse(redirect_uri) else {
-        return error_page(state, "The redirect URI is malformed.");
+        return error_page(ctx, "The redirect URI is malformed.");
     };
     {
         let mut pairs = url.query_pairs_mut();
@@ -103,20 +103,20 @@ fn back_to_client(
         if let Some(client_state) = &query.state {
             pairs.append_pair("state", client_state);
         }
-        pairs.append_pair("iss", &state.config.platforms.main);
+        pairs.append_pair("iss", &ctx.config.platforms.main);
     }
     BrowserAnswer::Redirect(url.into())
 }
 
 fn error_to_client(
-    state: &AppState,
+    ctx: &Context,
     redirect_uri: &str,
     query: &AuthorizeQuery,
     error: &str,
     description: &str,
 ) -> BrowserAnswer {
     back_to_client(
-        state,
+        ctx,
         redirect_uri,
         query,
         &[("error", error), ("error_description", description)],
@@ -124,7 +124,7 @@ fn error_to_client(
 }
 
 /// The site's sign-in screen, coming back to this request afterwards.
-fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>) -> BrowserAnswer {
+fn to_sign_in(ctx: &Context, query: &AuthorizeQuery, fresh_after: Option<i64>) -> BrowserAnswer {
     let mut again = query.clone();
     // The provider remembers "sign in again" itself, so the return does not loop.
     if matches!(again.prompt.as_deref(), Some(p) if p.split(' ').any(|p| p == "login")) {
@@ -132,12 +132,12 @@ fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>
     }
     if let Some(after) = fresh_after {
         again.ts_after = Some(signed_after(
-            state,
+            ctx,
             after,
             query.client_id.as_deref().unwrap_or_default(),
         ));
     }
-    let main = state.config.platforms.main.trim_end_matches('/');
+    let main = ctx.config.platforms.main.trim_end_matches('/');
     let mut back = Url::parse(&format!("{main}/oauth2/authorize")).expect("the main platform URL is a URL");
     back.query_pairs_mut().extend_pairs(again.pairs());
     let mut login = Url::parse(&format!("{main}/login")).expect("the main platform URL is a URL");
@@ -147,14 +147,14 @@ fn to_sign_in(state: &AppState, query: &AuthorizeQuery, fresh_after: Option<i64>
 
 /// The signed-in session behind the browser's cookie, with when it signed in.
 async fn browser_session(
-    state: &AppState,
+    ctx: &Context,
     caller: &Browser<'_>,
 ) -> crate::error::Result<Option<(sessions::Viewer, DateTime<Utc>)>> {
-    let Some(viewer) = sessions::optional(state, caller.token).await? else {
+    let Some(viewer) = sessions::optional(ctx, caller.token).await? else {
         return Ok(None);
     };
     let signed_in_at = session_rows::Entity::find_by_id(viewer.session_id)
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .map(|s| s.created_at);
     Ok(signed_in_at.map(|at| (viewer, at)))
@@ -163,12 +163,12 @@ async fn browser_session(
 /// The request's client and its redirect URI when both are registered; else the error page
 /// (never a redirect to an address the client did not register).
 async fn registered(
-    state: &AppState,
+    ctx: &Context,
     query: &AuthorizeQuery,
 ) -> crate::error::Result<Result<(clients::Client, String), BrowserAnswer>> {
-    let Some(client) = clients::find(&state.db, query.client_id.as_deref().unwrap_or_default()).await? else {
+    let Some(client) = clients::find(&ctx.db, query.client_id.as_deref().unwrap_or_default()).await? else {
         return Ok(Err(error_page(
-            state,
+            ctx,
             "The application that sent you here is not registered.",
         )));
     };
@@ -179,33 +179,32 @@ async fn registered(
     {
         Some(uri) => Ok(Ok((client, uri))),
         None => Ok(Err(error_page(
-            state,
+            ctx,
             "The application asked to return to an address it has not registered.",
         ))),
     }
 }
 
 /// `GET /oauth2/authorize`.
-pub async fn authorize(state: &AppState, caller: &Browser<'_>, query: AuthorizeQuery) -> BrowserAnswer {
-    authorize_inner(state, caller, query, false)
+pub async fn authorize(ctx: &Context, caller: &Browser<'_>, query: AuthorizeQuery) -> BrowserAnswer {
+    authorize_inner(ctx, caller, query, false)
         .await
         .unwrap_or_else(BrowserAnswer::from)
 }
 
 async fn authorize_inner(
-    state: &AppState,
+    ctx: &Context,
     caller: &Browser<'_>,
     query: AuthorizeQuery,
     consented: bool,
 ) -> crate::error::Result<BrowserAnswer> {
     // Until the client and its redirect URI are known good, nothing is sent back to it.
-    let (client, redirect_uri) = match registered(state, &query).await? {
+    let (client, redirect_uri) = match registered(ctx, &query).await? {
         Ok(found) => found,
         Err(page) => return Ok(page),
     };
-    let fail = |error: &str, description: &str| {
-        Ok(error_to_client(state, &redirect_uri, &query, error, description))
-    };
+    let fail =
+        |error: &str, description: &str| Ok(error_to_client(ctx, &redirect_uri, &query, error, description));
     if query.response_type.as_deref() != Some("code") {
         return fail(
             "unsupported_response_type",
@@ -225,7 +224,7 @@ async fn authorize_inner(
     if query.nonce.as_ref().is_some_and(|n| n.len() > 512)
         || query.state.as_ref().is_some_and(|s| s.len() > 1024)
     {
-        return fail("invalid_request", "nonce or state is too long");
+        return fail("invalid_request", "nonce or ctx is too long");
     }
     let prompts: Vec<&str> = query
         .prompt
@@ -247,12 +246,12 @@ async fn authorize_inner(
     };
 
     let now = Utc::now();
-    let session = browser_session(state, caller).await?;
+    let session = browser_session(ctx, caller).await?;
     let Some((viewer, signed_in_at)) = session else {
         if prompt_none {
             return fail("login_required", "The user is not signed in");
         }
-        return Ok(to_sign_in(state, &query, None));
+        return Ok(to_sign_in(ctx, &query, None));
     };
     // Back from the sign-in this request asked for: that sign-in is the fresh one `max_age`
     // wants, however long the trip took (`max_age=0` would otherwise never be met). Only a
@@ -261,7 +260,7 @@ async fn authorize_inner(
     let asked_after = query
         .ts_after
         .as_deref()
-        .and_then(|value| verified_after(state, value, &client.client_id));
+        .and_then(|value| verified_after(ctx, value, &client.client_id));
     let signed_in_since_asked = asked_after.is_some_and(|after| signed_in_at.timestamp_millis() >= after);
     let too_old_for_max_age = !signed_in_since_asked
         && max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) <= now);
@@ -271,24 +270,24 @@ async fn authorize_inner(
             return fail("login_required", "A fresh sign-in is required");
         }
         // Sign in again; only a sign-in from now on counts on the way back.
-        return Ok(to_sign_in(state, &query, Some(now.timestamp_millis())));
+        return Ok(to_sign_in(ctx, &query, Some(now.timestamp_millis())));
     }
 
     let scope = scopes.join(" ");
     // `prompt=consent`: the person is asked, whatever they approved before.
     if prompts.contains(&"consent") && !consented {
-        return Ok(consent_page(state, &client.name, &scopes, &query, &redirect_uri));
+        return Ok(consent_page(ctx, &client.name, &scopes, &query, &redirect_uri));
     }
     if !client.first_party && !consented {
         let remembered = oauth_consents::Entity::find_by_id((viewer.user.id, client.client_id.clone()))
-            .one(&state.db)
+            .one(&ctx.db)
             .await?
             .is_some_and(|c| scopes.iter().all(|s| c.scope.split(' ').any(|held| held == *s)));
         if !remembered {
             if prompt_none {
                 return fail("consent_required", "The user has not approved this application");
             }
-            return Ok(consent_page(state, &client.name, &scopes, &query, &redirect_uri));
+            return Ok(consent_page(ctx, &client.name, &scopes, &query, &redirect_uri));
         }
     }
 
@@ -307,9 +306,9 @@ async fn authorize_inner(
         expires_at: Set(now + CODE_TTL),
         used_at: Set(None),
     }
-    .insert(&state.db)
+    .insert(&ctx.db)
     .await?;
-    Ok(back_to_client(state, &redirect_uri, &query, &[("code", &code)]))
+    Ok(back_to_client(ctx, &redirect_uri, &query, &[("code", &code)]))
 }
 
 /// The consent form's body: the authorize request carried on, and the decision.
@@ -324,26 +323,26 @@ pub struct ConsentForm {
 /// SameSite=Lax session cookie, which a cross-site form does not carry). `origin` is the
 /// request's `Origin` header.
 pub async fn consent(
-    state: &AppState,
+    ctx: &Context,
     caller: &Browser<'_>,
     origin: Option<&str>,
     form: ConsentForm,
 ) -> BrowserAnswer {
-    if !from_own_page(state, origin) {
-        return refused_form(state);
+    if !from_own_page(ctx, origin) {
+        return refused_form(ctx);
     }
     let query = form.query;
     let result = async {
-        let (client, redirect_uri) = match registered(state, &query).await? {
+        let (client, redirect_uri) = match registered(ctx, &query).await? {
             Ok(found) => found,
             Err(page) => return Ok(page),
         };
-        let Some(viewer) = sessions::optional(state, caller.token).await? else {
-            return Ok(to_sign_in(state, &query, None));
+        let Some(viewer) = sessions::optional(ctx, caller.token).await? else {
+            return Ok(to_sign_in(ctx, &query, None));
         };
         if form.decision.as_deref() != Some("allow") {
             return Ok(error_to_client(
-                state,
+                ctx,
                 &redirect_uri,
                 &query,
                 "access_denied",
@@ -362,7 +361,7 @@ pub async fn consent(
                 .update_columns([oauth_consents::Column::Scope, oauth_consents::Column::CreatedAt])
                 .to_owned(),
         )
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
         crate::audit::Event::new(
             crate::audit::Kind::ConsentGiven,
@@ -370,16 +369,16 @@ pub async fn consent(
             caller.client,
         )
         .detail(format!("client {}", client.client_id))
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
-        authorize_inner(state, caller, query, true).await
+        authorize_inner(ctx, caller, query, true).await
     }
     .await;
     result.unwrap_or_else(BrowserAnswer::from)
 }
 
 /// Whether a form came from the provider's own pages (its `Origin` is the main platform's).
-pub fn from_own_page(state: &AppState, origin: Option<&str>) -> bool {
-    let main = Url::parse(&state.config.platforms.main).map(|u| u.origin().ascii_serialization());
+pub fn from_own_page(ctx: &Context, origin: Option<&str>) -> bool {
+    let main = Url::parse(&ctx.config.platforms.main).map(|u| u.origin().ascii_serialization());
     origin.is_some() && main.as_deref().ok() == origin
 }

@@ -20,8 +20,8 @@ use uuid::Uuid;
 
 use super::keys::{self, Vault};
 use crate::{
+    context::Context,
     error::{Error, Result},
-    state::AppState,
 };
 
 const POLL: StdDuration = StdDuration::from_secs(2);
@@ -152,13 +152,13 @@ pub struct Worker {
 impl Worker {
     /// # Errors
     /// When the HTTP client cannot be built.
-    pub fn new(state: &AppState) -> anyhow::Result<Self> {
+    pub fn new(ctx: &Context) -> anyhow::Result<Self> {
         Ok(Self {
-            db: state.db.clone(),
-            issuer: state.config.platforms.main.clone(),
-            ready: state.backchannel_ready.clone(),
-            vault: state.vault.clone(),
-            local: state.config.env.is_local(),
+            db: ctx.db.clone(),
+            issuer: ctx.config.platforms.main.clone(),
+            ready: ctx.backchannel_ready.clone(),
+            vault: ctx.vault.clone(),
+            local: ctx.config.env.is_local(),
             http: http_client().build()?,
         })
     }

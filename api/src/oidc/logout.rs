@@ -19,7 +19,7 @@ use super::{
     backchannel, clients, keys,
     pages::{PageStatus, error_page, logout_confirmation, page},
 };
-use crate::{accounts::sessions, html::escape, state::AppState};
+use crate::{accounts::sessions, context::Context, html::escape};
 
 /// The query of `GET /oauth2/logout` (RP-initiated logout 1.0), or its form.
 #[derive(Debug, Default, Deserialize)]
@@ -51,7 +51,7 @@ struct Hint {
 }
 
 /// The claims of an `id_token_hint`, when it is one of ours (an expired one counts).
-async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
+async fn read_hint(ctx: &Context, hint: &str) -> Option<Hint> {
     let token: HintToken = hint.parse().ok()?;
     let payload = hint.split('.').nth(1)?;
     let claims: serde_json::Value = serde_json::from_slice(
@@ -63,8 +63,8 @@ async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
         serde_json::Value::Array(list) => list.first()?.as_str()?.to_owned(),
         _ => return None,
     };
-    let jwks: JsonWebKeySet<_> = keys::published(&state.db, &state.vault).await.ok()?;
-    let issuer = IssuerUrl::new(state.config.platforms.main.clone()).ok()?;
+    let jwks: JsonWebKeySet<_> = keys::published(&ctx.db, &ctx.vault).await.ok()?;
+    let issuer = IssuerUrl::new(ctx.config.platforms.main.clone()).ok()?;
     let issued_at = claims["iat"].as_i64()?;
     let verifier =
         CoreIdTokenVerifier::new_public_client(openidconnect::ClientId::new(audience.clone()), issuer, jwks)
@@ -89,15 +89,15 @@ async fn read_hint(state: &AppState, hint: &str) -> Option<Hint> {
 /// request (no hint, or a hint for another session) gets a confirmation page first, so a link
 /// or an image on another site cannot sign a person out. `confirmed` is that page's answer.
 pub async fn logout(
-    state: &AppState,
+    ctx: &Context,
     caller: &Browser<'_>,
     query: LogoutQuery,
     confirmed: bool,
 ) -> BrowserAnswer {
     let hint = match query.id_token_hint.as_deref() {
-        Some(hint) => match read_hint(state, hint).await {
+        Some(hint) => match read_hint(ctx, hint).await {
             Some(hint) => Some(hint),
-            None => return error_page(state, "The sign-out link carries a token that is not ours."),
+            None => return error_page(ctx, "The sign-out link carries a token that is not ours."),
         },
         None => None,
     };
@@ -106,21 +106,21 @@ pub async fn logout(
         .map(|h| h.client_id.clone())
         .or(query.client_id.clone());
     let client = match client_id.as_deref() {
-        Some(id) => clients::find(&state.db, id).await.ok().flatten(),
+        Some(id) => clients::find(&ctx.db, id).await.ok().flatten(),
         None => None,
     };
     let destination = match (&query.post_logout_redirect_uri, &client) {
         (Some(uri), Some(client)) if client.post_logout_redirect_uris.contains(uri) => Some(uri.clone()),
         (Some(_), _) => {
             return error_page(
-                state,
+                ctx,
                 "The application asked to return to an address it has not registered.",
             );
         }
         _ => None,
     };
 
-    let viewer = match sessions::optional(state, caller.token).await {
+    let viewer = match sessions::optional(ctx, caller.token).await {
         Ok(viewer) => viewer,
         Err(err) => return err.into(),
     };
@@ -134,9 +134,9 @@ pub async fn logout(
         });
         if !hinted_this_session && !confirmed {
             let name = client.as_ref().map(|c| c.name.clone());
-            return logout_confirmation(state, &query, client_id.as_deref(), name.as_deref());
+            return logout_confirmation(ctx, &query, client_id.as_deref(), name.as_deref());
         }
-        if let Err(err) = end_browser_session(state, caller, viewer).await {
+        if let Err(err) = end_browser_session(ctx, caller, viewer).await {
             return err.into();
         }
     }
@@ -149,13 +149,13 @@ pub async fn logout(
             BrowserAnswer::Redirect(url.into())
         }
         None => page(
-            state,
+            ctx,
             PageStatus::Shown,
             "You are signed out",
             &format!(
                 "<p>You have been signed out of {app}.</p><p><a href=\"{home}\">Go to {app}</a></p>",
-                app = escape(&state.config.app_name),
-                home = escape(&state.config.platforms.main)
+                app = escape(&ctx.config.app_name),
+                home = escape(&ctx.config.platforms.main)
             ),
         ),
     };
@@ -163,18 +163,18 @@ pub async fn logout(
 }
 
 async fn end_browser_session(
-    state: &AppState,
+    ctx: &Context,
     caller: &Browser<'_>,
     viewer: &sessions::Viewer,
 ) -> crate::error::Result<()> {
-    backchannel::sessions_ending(&state.db, backchannel::session(viewer.session_id)).await?;
+    backchannel::sessions_ending(&ctx.db, backchannel::session(viewer.session_id)).await?;
     session_rows::Entity::delete_by_id(viewer.session_id)
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
-    state.backchannel_ready.notify_one();
+    ctx.backchannel_ready.notify_one();
     crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), caller.client)
         .detail("RP-initiated")
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
     Ok(())
 }

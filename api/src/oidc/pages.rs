@@ -4,7 +4,7 @@
 use url::Url;
 
 use super::{BrowserAnswer, authorize::AuthorizeQuery, logout::LogoutQuery};
-use crate::{html::escape, state::AppState};
+use crate::{context::Context, html::escape};
 
 /// A form's request carried on as hidden fields, escaped.
 fn hidden_fields(fields: &[(&str, String)]) -> String {
@@ -37,14 +37,14 @@ pub struct Page {
 }
 
 /// A small page of the provider's own (errors, consent, signed out), no script.
-pub(super) fn page(state: &AppState, status: PageStatus, title: &str, body: &str) -> BrowserAnswer {
-    page_posting_to(state, status, title, body, None)
+pub(super) fn page(ctx: &Context, status: PageStatus, title: &str, body: &str) -> BrowserAnswer {
+    page_posting_to(ctx, status, title, body, None)
 }
 
 /// [`page`] whose form may end up at `client_origin` (the consent form redirects there, and
 /// browsers hold redirects after a form to its `form-action`).
 pub(super) fn page_posting_to(
-    state: &AppState,
+    ctx: &Context,
     status: PageStatus,
     title: &str,
     body: &str,
@@ -59,7 +59,7 @@ a{{color:#a5b4fc}}ul{{padding-left:1.2rem}}.row{{display:flex;gap:.75rem;margin-
 button{{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:.5rem;border:1px solid #94a3b8;background:transparent;color:#e2e8f0;cursor:pointer}}\
 button.primary{{background:#4338ca;border-color:#4338ca;color:#fff}}</style></head><body><main><h1>{title}</h1>{body}</main></body></html>",
         title = escape(title),
-        app = escape(&state.config.app_name),
+        app = escape(&ctx.config.app_name),
     );
     BrowserAnswer::Page(Page {
         status,
@@ -68,16 +68,16 @@ button.primary{{background:#4338ca;border-color:#4338ca;color:#fff}}</style></he
     })
 }
 
-pub(super) fn error_page(state: &AppState, message: &str) -> BrowserAnswer {
+pub(super) fn error_page(ctx: &Context, message: &str) -> BrowserAnswer {
     page(
-        state,
+        ctx,
         PageStatus::Invalid,
         "This sign-in link is not valid",
         &format!(
             "<p>{}</p><p><a href=\"{}\">Go to {}</a></p>",
             escape(message),
-            escape(&state.config.platforms.main),
-            escape(&state.config.app_name)
+            escape(&ctx.config.platforms.main),
+            escape(&ctx.config.app_name)
         ),
     )
 }
@@ -91,7 +91,7 @@ fn scope_words(scope: &str) -> &'static str {
 }
 
 pub(super) fn consent_page(
-    state: &AppState,
+    ctx: &Context,
     client_name: &str,
     scopes: &[&str],
     query: &AuthorizeQuery,
@@ -109,13 +109,13 @@ pub(super) fn consent_page(
 <button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button></div></form>\
 <p><small>You can take this back at any time on your Security page.</small></p>",
         client = escape(client_name),
-        app = escape(&state.config.app_name),
+        app = escape(&ctx.config.app_name),
     );
     let origin = Url::parse(redirect_uri)
         .ok()
         .map(|u| u.origin().ascii_serialization());
     page_posting_to(
-        state,
+        ctx,
         PageStatus::Shown,
         &format!("Allow {client_name}?"),
         &body,
@@ -125,7 +125,7 @@ pub(super) fn consent_page(
 
 /// "Sign out of Talent Suite?", posting the request back to itself with `confirm=yes`.
 pub(super) fn logout_confirmation(
-    state: &AppState,
+    ctx: &Context,
     query: &LogoutQuery,
     client_id: Option<&str>,
     client_name: Option<&str>,
@@ -149,8 +149,8 @@ pub(super) fn logout_confirmation(
 <form method=\"post\" action=\"/oauth2/logout\">{hidden}\
 <div class=\"row\"><button class=\"primary\" type=\"submit\">Sign out</button>\
 <a href=\"{home}\">Stay signed in</a></div></form>",
-        app = escape(&state.config.app_name),
-        home = escape(&state.config.platforms.main),
+        app = escape(&ctx.config.app_name),
+        home = escape(&ctx.config.platforms.main),
     );
     let origin = query
         .post_logout_redirect_uri
@@ -158,18 +158,18 @@ pub(super) fn logout_confirmation(
         .and_then(|uri| Url::parse(uri).ok())
         .map(|u| u.origin().ascii_serialization());
     page_posting_to(
-        state,
+        ctx,
         PageStatus::Shown,
-        &format!("Sign out of {}?", state.config.app_name),
+        &format!("Sign out of {}?", ctx.config.app_name),
         &body,
         origin.as_deref(),
     )
 }
 
 /// The page a form from elsewhere gets.
-pub fn refused_form(state: &AppState) -> BrowserAnswer {
+pub fn refused_form(ctx: &Context) -> BrowserAnswer {
     page(
-        state,
+        ctx,
         PageStatus::Refused,
         "Request refused",
         "<p>This form can only be sent from its own page.</p>",

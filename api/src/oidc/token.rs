@@ -25,7 +25,7 @@ use crate::{
     accounts::{sessions as account_sessions, tokens},
     audit::{Event, Kind},
     client::ClientInfo,
-    state::AppState,
+    context::Context,
 };
 
 type TalentIdToken =
@@ -83,7 +83,7 @@ fn pkce_matches(verifier: &str, challenge: &str) -> bool {
 /// Revokes every token issued under a grant (a replayed code or refresh token), and records
 /// why for the account's owner and the admins.
 async fn revoke_grant(
-    state: &AppState,
+    ctx: &Context,
     grant_id: Uuid,
     user_id: Uuid,
     client_id: &str,
@@ -91,10 +91,10 @@ async fn revoke_grant(
     caller: &ClientInfo,
 ) -> Result<(), OAuthError> {
     tracing::warn!(%client_id, event = kind.as_str(), "a grant was revoked");
-    delete_grant(&state.db, grant_id).await?;
+    delete_grant(&ctx.db, grant_id).await?;
     Event::new(kind, Some(user_id), caller)
         .detail(format!("client {client_id}"))
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
     Ok(())
 }
@@ -114,14 +114,14 @@ async fn delete_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), O
 /// The OAuth errors of RFC 6749 section 5.2.
 #[tracing::instrument(skip_all)]
 pub async fn exchange(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
     match form.grant_type.as_deref() {
-        Some("authorization_code") => by_code(state, client, form, caller).await,
-        Some("refresh_token") => by_refresh(state, client, form, caller).await,
+        Some("authorization_code") => by_code(ctx, client, form, caller).await,
+        Some("refresh_token") => by_refresh(ctx, client, form, caller).await,
         Some(_) => Err(OAuthError::new(
             "unsupported_grant_type",
             "Only authorization_code and refresh_token are supported",
@@ -134,18 +134,18 @@ pub async fn exchange(
 /// session check: a suspended account's sign-in is not); using the grant counts as using the
 /// session.
 async fn live_session(
-    state: &AppState,
+    ctx: &Context,
     session_id: Uuid,
 ) -> Result<(sessions::Model, users::Model), OAuthError> {
-    let (session, user) = account_sessions::find_live(&state.db, &state.config, session_id)
+    let (session, user) = account_sessions::find_live(&ctx.db, &ctx.config, session_id)
         .await?
         .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
-    account_sessions::touch(&state.db, &session, Utc::now()).await?;
+    account_sessions::touch(&ctx.db, &session, Utc::now()).await?;
     Ok((session, user))
 }
 
 async fn by_code(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     form: TokenForm,
     caller: &ClientInfo,
@@ -157,7 +157,7 @@ async fn by_code(
     let hash = tokens::sha256_hex(&code);
     let invalid = || OAuthError::invalid_grant("The authorization code is invalid, expired or already used");
     let row = oauth_codes::Entity::find_by_id(hash.clone())
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
     // Everything is checked before the code is claimed: a request that is refused (another
@@ -167,7 +167,7 @@ async fn by_code(
     }
     if row.used_at.is_some() {
         revoke_grant(
-            state,
+            ctx,
             row.grant_id,
             row.user_id,
             &row.client_id,
@@ -189,17 +189,17 @@ async fn by_code(
     if !pkce_matches(&verifier, &row.code_challenge) {
         return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
     }
-    let (session, user) = live_session(state, row.session_id).await?;
+    let (session, user) = live_session(ctx, row.session_id).await?;
     // Single use: the first exchange claims it; a second one revokes what the first got.
     let claimed = oauth_codes::Entity::update_many()
         .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
         .filter(oauth_codes::Column::CodeHash.eq(hash))
         .filter(oauth_codes::Column::UsedAt.is_null())
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if claimed.rows_affected == 0 {
         revoke_grant(
-            state,
+            ctx,
             row.grant_id,
             row.user_id,
             &row.client_id,
@@ -218,11 +218,11 @@ async fn by_code(
         auth_time: row.auth_time,
         nonce: row.nonce,
     };
-    issue(state, client, &grant, &user, Some(&code)).await
+    issue(ctx, client, &grant, &user, Some(&code)).await
 }
 
 async fn by_refresh(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     form: TokenForm,
     caller: &ClientInfo,
@@ -235,7 +235,7 @@ async fn by_refresh(
     let invalid = || OAuthError::invalid_grant("The refresh token is invalid, expired or revoked");
     let row = oauth_tokens::Entity::find_by_id(hash.clone())
         .filter(oauth_tokens::Column::Kind.eq("refresh"))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
     if row.client_id != client.client_id {
@@ -245,7 +245,7 @@ async fn by_refresh(
     // client is broken), and the whole grant is revoked.
     if row.used_at.is_some() {
         revoke_grant(
-            state,
+            ctx,
             row.grant_id,
             row.user_id,
             &row.client_id,
@@ -272,17 +272,17 @@ async fn by_refresh(
         }
         None => row.scope.clone(),
     };
-    let (session, user) = live_session(state, row.session_id).await?;
+    let (session, user) = live_session(ctx, row.session_id).await?;
     // Claimed last, once every check has passed.
     let claimed = oauth_tokens::Entity::update_many()
         .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
         .filter(oauth_tokens::Column::TokenHash.eq(hash))
         .filter(oauth_tokens::Column::UsedAt.is_null())
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if claimed.rows_affected == 0 {
         revoke_grant(
-            state,
+            ctx,
             row.grant_id,
             row.user_id,
             &row.client_id,
@@ -301,7 +301,7 @@ async fn by_refresh(
         auth_time: row.auth_time,
         nonce: None,
     };
-    issue(state, client, &grant, &user, None).await
+    issue(ctx, client, &grant, &user, None).await
 }
 
 fn new_token() -> String {
@@ -309,7 +309,7 @@ fn new_token() -> String {
 }
 
 async fn store(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     grant: &Grant,
     kind: &str,
@@ -330,7 +330,7 @@ async fn store(
         expires_at: Set(expires_at),
         used_at: Set(None),
     }
-    .insert(&state.db)
+    .insert(&ctx.db)
     .await
     .map_err(|err| {
         // The session was ended meanwhile (its foreign key is gone).
@@ -341,7 +341,7 @@ async fn store(
 }
 
 async fn issue(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     grant: &Grant,
     user: &users::Model,
@@ -352,7 +352,7 @@ async fn issue(
     let refresh = new_token();
     let ends = grant.session_ends_at;
     store(
-        state,
+        ctx,
         client,
         grant,
         "access",
@@ -361,7 +361,7 @@ async fn issue(
     )
     .await?;
     store(
-        state,
+        ctx,
         client,
         grant,
         "refresh",
@@ -369,7 +369,7 @@ async fn issue(
         (now + REFRESH_TTL).min(ends),
     )
     .await?;
-    let id_token = id_token(state, client, grant, user, &access, code).await?;
+    let id_token = id_token(ctx, client, grant, user, &access, code).await?;
     Ok(TokenResponse {
         access_token: access,
         token_type: "Bearer",
@@ -380,8 +380,8 @@ async fn issue(
     })
 }
 
-fn issuer(state: &AppState) -> Result<IssuerUrl, OAuthError> {
-    IssuerUrl::new(state.config.platforms.main.clone()).map_err(|_| OAuthError::server_error())
+fn issuer(ctx: &Context) -> Result<IssuerUrl, OAuthError> {
+    IssuerUrl::new(ctx.config.platforms.main.clone()).map_err(|_| OAuthError::server_error())
 }
 
 /// The claims a scope grants: `email` gives email and email_verified, `profile` the name;
@@ -403,7 +403,7 @@ fn standard_claims(user: &users::Model, scope: &str) -> StandardClaims<CoreGende
 }
 
 async fn id_token(
-    state: &AppState,
+    ctx: &Context,
     client: &Client,
     grant: &Grant,
     user: &users::Model,
@@ -416,7 +416,7 @@ async fn id_token(
         sid: Some(grant.session_id.to_string()),
     };
     let claims = IdTokenClaims::new(
-        issuer(state)?,
+        issuer(ctx)?,
         vec![Audience::new(client.client_id.clone())],
         now + ACCESS_TTL,
         now,
@@ -425,7 +425,7 @@ async fn id_token(
     )
     .set_auth_time(Some(grant.auth_time))
     .set_nonce(grant.nonce.clone().map(Nonce::new));
-    let key = keys::current(&state.db, &state.vault, keys::RS256).await?;
+    let key = keys::current(&ctx.db, &ctx.vault, keys::RS256).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
     let token = match &key {
@@ -457,7 +457,7 @@ async fn id_token(
 /// `invalid_token` (401) for a missing, unknown, expired or revoked token.
 #[tracing::instrument(skip_all)]
 pub async fn userinfo(
-    state: &AppState,
+    ctx: &Context,
     access: Option<&str>,
 ) -> Result<UserInfoClaims<TalentClaims, CoreGenderClaim>, OAuthError> {
     let access = access
@@ -465,12 +465,12 @@ pub async fn userinfo(
         .ok_or_else(OAuthError::invalid_token)?;
     let token = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(access))
         .filter(oauth_tokens::Column::Kind.eq("access"))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .filter(|token| token.expires_at > Utc::now())
         .ok_or_else(OAuthError::invalid_token)?;
     // The session check's rule: an idle, expired or suspended sign-in answers nothing.
-    let (_, user) = account_sessions::find_live(&state.db, &state.config, token.session_id)
+    let (_, user) = account_sessions::find_live(&ctx.db, &ctx.config, token.session_id)
         .await?
         .ok_or_else(OAuthError::invalid_token)?;
     let extra = TalentClaims {
@@ -487,9 +487,9 @@ pub async fn userinfo(
 /// # Errors
 /// `unauthorized_client` (400) for another client's token; a database failure.
 #[tracing::instrument(skip_all)]
-pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<(), OAuthError> {
+pub async fn revoke(ctx: &Context, client: &Client, token: &str) -> Result<(), OAuthError> {
     let Some(row) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(token))
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
     else {
         return Ok(());
@@ -501,10 +501,10 @@ pub async fn revoke(state: &AppState, client: &Client, token: &str) -> Result<()
         ));
     }
     if row.kind == "refresh" {
-        delete_grant(&state.db, row.grant_id).await
+        delete_grant(&ctx.db, row.grant_id).await
     } else {
         oauth_tokens::Entity::delete_by_id(row.token_hash)
-            .exec(&state.db)
+            .exec(&ctx.db)
             .await?;
         Ok(())
     }

@@ -18,8 +18,8 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
-    state::AppState,
 };
 
 /// A session for `user`, or a challenge when two-factor is on. `method` says how the first
@@ -29,16 +29,16 @@ use crate::{
 /// On a database failure.
 #[tracing::instrument(skip_all)]
 pub async fn sign_in_or_challenge(
-    state: &AppState,
+    ctx: &Context,
     user: users::Model,
     method: &'static str,
     client: &ClientInfo,
 ) -> Result<SignInStep> {
     if !user.two_factor_enabled {
-        let signed_in = sessions::start(state, &state.db, user, client).await?;
+        let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
         Event::new(Kind::SignIn, Some(signed_in.user.id), client)
             .detail(method)
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
         return Ok(SignInStep::Done(Box::new(signed_in)));
     }
@@ -52,11 +52,11 @@ pub async fn sign_in_or_challenge(
         created_at: Set(now),
         expires_at: Set(now + CHALLENGE_LIFETIME),
     }
-    .insert(&state.db)
+    .insert(&ctx.db)
     .await?;
     Event::new(Kind::TwoFactorChallenged, Some(user.id), client)
         .detail(method)
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
     Ok(SignInStep::TwoFactor { challenge })
 }
@@ -68,7 +68,7 @@ pub async fn sign_in_or_challenge(
 /// five wrong codes for the challenge, or while the sign-in throttle holds; 403 for an account
 /// suspended meanwhile.
 #[tracing::instrument(skip_all)]
-pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo) -> Result<SignedIn> {
+pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -> Result<SignedIn> {
     let mut errors = FieldErrors::new();
     let challenge = form.challenge.as_deref().map(str::trim).filter(|c| !c.is_empty());
     let code = form.code.as_deref().map(str::trim).filter(|c| !c.is_empty());
@@ -88,7 +88,7 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
     let key = tokens::sha256_hex(challenge);
     let (pending, user) = two_factor_challenges::Entity::find_by_id(key.clone())
         .find_also_related(users::Entity)
-        .one(&state.db)
+        .one(&ctx.db)
         .await?
         .ok_or_else(expired)?;
     let user = user.ok_or_else(expired)?;
@@ -104,8 +104,8 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
     }
     // The account's cap first: however many addresses and challenges a guesser uses, the
     // account's wrong codes are counted in one place.
-    let cap = AccountCap::new(state, user.id);
-    let taken = cap.take(state, &user, client).await?;
+    let cap = AccountCap::new(ctx, user.id);
+    let taken = cap.take(ctx, &user, client).await?;
     // The challenge's own limit, claimed in the same statement that checks it, so parallel
     // requests cannot pass it.
     let claimed = two_factor_challenges::Entity::update_many()
@@ -115,10 +115,10 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
         )
         .filter(two_factor_challenges::Column::TokenHash.eq(key.clone()))
         .filter(two_factor_challenges::Column::Failures.lt(MAX_WRONG_CODES))
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if claimed.rows_affected == 0 {
-        cap.give_back(state).await?;
+        cap.give_back(ctx).await?;
         return Err(Error::RateLimited {
             message: TOO_MANY_CODES.to_owned(),
             retry_after_secs: u64::try_from((pending.expires_at - Utc::now()).num_seconds().max(1))
@@ -126,38 +126,38 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
         });
     }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, Some(user.id), client);
-    if let Err(err) = throttle.take(state).await {
-        cap.give_back(state).await?;
+    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    if let Err(err) = throttle.take(ctx).await {
+        cap.give_back(ctx).await?;
         return Err(err);
     }
 
-    let Some(redeemed) = redeem(state, &state.db, &user, code).await? else {
+    let Some(redeemed) = redeem(ctx, &ctx.db, &user, code).await? else {
         Event::new(Kind::SignInFailed, Some(user.id), client)
             .detail("wrong two-factor code")
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
-        cap.wrong_code(state, &user, taken, client).await?;
+        cap.wrong_code(ctx, &user, taken, client).await?;
         return Err(Error::InvalidCode);
     };
-    cap.give_back(state).await?;
+    cap.give_back(ctx).await?;
     // Single use: of two requests racing with the same challenge, one deletes it.
     let used = two_factor_challenges::Entity::delete_by_id(key)
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if used.rows_affected == 0 {
         return Err(expired());
     }
-    throttle.succeeded(state).await?;
+    throttle.succeeded(ctx).await?;
     super::super::ensure_can_sign_in(&user)?;
     if redeemed == Redeemed::Recovery {
-        let left = unused_recovery_codes(&state.db, user.id).await?;
+        let left = unused_recovery_codes(&ctx.db, user.id).await?;
         Event::new(Kind::RecoveryCodeUsed, Some(user.id), client)
             .detail(format!("{left} left"))
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
     }
-    let signed_in = sessions::start(state, &state.db, user, client).await?;
+    let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
     let factor = if redeemed == Redeemed::Recovery {
         "recovery code"
     } else {
@@ -165,7 +165,7 @@ pub async fn complete(state: &AppState, form: ChallengeForm, client: &ClientInfo
     };
     Event::new(Kind::SignIn, Some(signed_in.user.id), client)
         .detail(format!("{} + {factor}", pending.method))
-        .record(&state.db)
+        .record(&ctx.db)
         .await?;
     Ok(signed_in)
 }

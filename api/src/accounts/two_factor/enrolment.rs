@@ -21,9 +21,9 @@ use super::{
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, FieldErrors, Result},
     mail,
-    state::AppState,
 };
 
 /// Starts (or restarts) enrolment with a new secret.
@@ -31,7 +31,7 @@ use crate::{
 /// # Errors
 /// 409 when two-factor is already on.
 #[tracing::instrument(skip_all)]
-pub async fn start(state: &AppState, viewer: &Viewer) -> Result<Enrolment> {
+pub async fn start(ctx: &Context, viewer: &Viewer) -> Result<Enrolment> {
     viewer.require_recent_sign_in()?;
     if viewer.user.two_factor_enabled {
         return Err(Error::Conflict(ALREADY_ON.to_owned()));
@@ -40,7 +40,7 @@ pub async fn start(state: &AppState, viewer: &Viewer) -> Result<Enrolment> {
     OsRng.fill_bytes(&mut bytes);
     let secret = Secret::from(bytes.to_vec());
     let secret_base32 = secret.to_base32();
-    let totp = authenticator(&secret_base32, &viewer.user.email, &state.config.app_name)?;
+    let totp = authenticator(&secret_base32, &viewer.user.email, &ctx.config.app_name)?;
     let otpauth_uri = totp
         .to_url()
         .map_err(|err| Error::internal(anyhow::anyhow!("no otpauth URI: {err}")))?;
@@ -52,7 +52,7 @@ pub async fn start(state: &AppState, viewer: &Viewer) -> Result<Enrolment> {
         .col_expr(users::Column::TotpLastStep, Expr::value(Option::<i64>::None))
         .filter(users::Column::Id.eq(viewer.user.id))
         .filter(users::Column::TwoFactorEnabled.eq(false))
-        .exec(&state.db)
+        .exec(&ctx.db)
         .await?;
     if updated.rows_affected == 0 {
         return Err(Error::Conflict(ALREADY_ON.to_owned()));
@@ -71,7 +71,7 @@ pub async fn start(state: &AppState, viewer: &Viewer) -> Result<Enrolment> {
 /// the sign-in throttle holds.
 #[tracing::instrument(skip_all)]
 pub async fn confirm(
-    state: &AppState,
+    ctx: &Context,
     viewer: &Viewer,
     form: ConfirmForm,
     client: &ClientInfo,
@@ -90,8 +90,8 @@ pub async fn confirm(
         return Err(Error::BadRequest(NOT_STARTED.to_owned()));
     }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, Some(user.id), client);
-    throttle.take(state).await?;
+    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    throttle.take(ctx).await?;
     let code = normalize(code);
     let step = if is_app_code(&code) {
         matching_step(user, &code)?
@@ -103,7 +103,7 @@ pub async fn confirm(
     };
 
     let codes: Vec<String> = (0..RECOVERY_CODES).map(|_| new_recovery_code()).collect();
-    let txn = state.db.begin().await?;
+    let txn = ctx.db.begin().await?;
     let switched = users::Entity::update_many()
         .col_expr(users::Column::TwoFactorEnabled, Expr::value(true))
         .col_expr(users::Column::TotpLastStep, Expr::value(Some(step)))
@@ -117,16 +117,16 @@ pub async fn confirm(
         // Enrolment was restarted or finished in another tab meanwhile.
         return Err(Error::field("code", INVALID_CODE));
     }
-    replace_recovery_codes(state, &txn, user.id, &codes).await?;
-    let link = format!("{}/security", state.config.platforms.main);
-    let notice = mail::two_factor_changed(&state.config.app_name, &user.email, &user.name, true, &link);
+    replace_recovery_codes(ctx, &txn, user.id, &codes).await?;
+    let link = format!("{}/security", ctx.config.platforms.main);
+    let notice = mail::two_factor_changed(&ctx.config.app_name, &user.email, &user.name, true, &link);
     mail::enqueue(&txn, notice.about(user.id)).await?;
     Event::new(Kind::TwoFactorEnabled, Some(user.id), client)
         .record(&txn)
         .await?;
     txn.commit().await?;
-    state.mail_ready.notify_one();
-    throttle.succeeded(state).await?;
+    ctx.mail_ready.notify_one();
+    throttle.succeeded(ctx).await?;
     Ok(codes)
 }
 
@@ -136,12 +136,7 @@ pub async fn confirm(
 /// Field errors ('Password is incorrect', 'Invalid code'); 400 when it is not on; 429 while
 /// the sign-in throttle holds; 503 when hashing is full.
 #[tracing::instrument(skip_all)]
-pub async fn disable(
-    state: &AppState,
-    viewer: &Viewer,
-    form: DisableForm,
-    client: &ClientInfo,
-) -> Result<()> {
+pub async fn disable(ctx: &Context, viewer: &Viewer, form: DisableForm, client: &ClientInfo) -> Result<()> {
     let user = &viewer.user;
     if !user.two_factor_enabled {
         return Err(Error::BadRequest(NOT_ON.to_owned()));
@@ -162,42 +157,42 @@ pub async fn disable(
     let code = code.unwrap_or_default();
 
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(state, &email, Some(user.id), client);
-    throttle.take(state).await?;
+    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    throttle.take(ctx).await?;
     if let Some(password) = password
-        && !state
+        && !ctx
             .passwords
             .verify(&password, user.password_hash.as_deref())
             .await?
     {
         Event::new(Kind::SignInFailed, Some(user.id), client)
             .detail("wrong password on turning two-factor off")
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
         return Err(Error::field("password", WRONG_PASSWORD));
     }
-    let cap = AccountCap::new(state, user.id);
-    let taken = cap.take(state, user, client).await?;
-    let txn = state.db.begin().await?;
-    if redeem(state, &txn, user, code).await?.is_none() {
+    let cap = AccountCap::new(ctx, user.id);
+    let taken = cap.take(ctx, user, client).await?;
+    let txn = ctx.db.begin().await?;
+    if redeem(ctx, &txn, user, code).await?.is_none() {
         drop(txn);
         Event::new(Kind::SignInFailed, Some(user.id), client)
             .detail("wrong code on turning two-factor off")
-            .record(&state.db)
+            .record(&ctx.db)
             .await?;
-        cap.wrong_code(state, user, taken, client).await?;
+        cap.wrong_code(ctx, user, taken, client).await?;
         return Err(Error::field("code", INVALID_CODE));
     }
     turn_off(&txn, user).await?;
-    let link = format!("{}/security", state.config.platforms.main);
-    let notice = mail::two_factor_changed(&state.config.app_name, &user.email, &user.name, false, &link);
+    let link = format!("{}/security", ctx.config.platforms.main);
+    let notice = mail::two_factor_changed(&ctx.config.app_name, &user.email, &user.name, false, &link);
     mail::enqueue(&txn, notice.about(user.id)).await?;
     Event::new(Kind::TwoFactorDisabled, Some(user.id), client)
         .record(&txn)
         .await?;
     txn.commit().await?;
-    state.mail_ready.notify_one();
-    throttle.succeeded(state).await?;
-    cap.give_back(state).await?;
+    ctx.mail_ready.notify_one();
+    throttle.succeeded(ctx).await?;
+    cap.give_back(ctx).await?;
     Ok(())
 }

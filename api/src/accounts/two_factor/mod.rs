@@ -28,10 +28,10 @@ use super::sessions::SignedIn;
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
+    context::Context,
     error::{Error, Result},
     mail,
     rate_limit::{self, Backoff, Taken},
-    state::AppState,
 };
 
 pub use challenge::{complete, sign_in_or_challenge};
@@ -142,7 +142,7 @@ fn is_app_code(code: &str) -> bool {
 /// last accepted one, or an unused recovery code. Both are claimed by one conditional
 /// update, so two requests racing with the same code cannot both pass.
 async fn redeem(
-    state: &AppState,
+    ctx: &Context,
     db: &impl ConnectionTrait,
     user: &users::Model,
     code: &str,
@@ -171,7 +171,7 @@ async fn redeem(
     let claimed = recovery_codes::Entity::update_many()
         .col_expr(recovery_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
         .filter(recovery_codes::Column::UserId.eq(user.id))
-        .filter(recovery_codes::Column::CodeHash.eq(recovery_hash(state, user.id, &stored)))
+        .filter(recovery_codes::Column::CodeHash.eq(recovery_hash(ctx, user.id, &stored)))
         .filter(recovery_codes::Column::UsedAt.is_null())
         .exec(db)
         .await?;
@@ -190,37 +190,37 @@ struct AccountCap {
 }
 
 impl AccountCap {
-    fn new(state: &AppState, user_id: Uuid) -> Self {
+    fn new(ctx: &Context, user_id: Uuid) -> Self {
         Self {
             key: format!(
                 "second-factor:{}",
-                state.keys.keyed_hash(&["second-factor", &user_id.to_string()])
+                ctx.keys.keyed_hash(&["second-factor", &user_id.to_string()])
             ),
         }
     }
 
     /// Takes one attempt (atomically with the check), or refuses while the step is closed.
-    async fn take(&self, state: &AppState, user: &users::Model, client: &ClientInfo) -> Result<Taken> {
-        let taken = rate_limit::take(&state.db, &self.key, ACCOUNT_CAP, false, SECOND_STEP_CLOSED).await;
+    async fn take(&self, ctx: &Context, user: &users::Model, client: &ClientInfo) -> Result<Taken> {
+        let taken = rate_limit::take(&ctx.db, &self.key, ACCOUNT_CAP, false, SECOND_STEP_CLOSED).await;
         if let Err(Error::RateLimited { .. }) = &taken {
             Event::new(Kind::SignInThrottled, Some(user.id), client)
                 .detail("two-factor step closed")
-                .record(&state.db)
+                .record(&ctx.db)
                 .await?;
         }
         taken
     }
 
     /// The attempt was right (or never checked a code): it does not count.
-    async fn give_back(&self, state: &AppState) -> Result<()> {
-        rate_limit::refund(&state.db, &self.key).await
+    async fn give_back(&self, ctx: &Context) -> Result<()> {
+        rate_limit::refund(&ctx.db, &self.key).await
     }
 
     /// The attempt was a wrong code. The one that closes the step tells the owner, who now
     /// knows that someone has their password.
     async fn wrong_code(
         &self,
-        state: &AppState,
+        ctx: &Context,
         user: &users::Model,
         taken: Taken,
         client: &ClientInfo,
@@ -228,22 +228,22 @@ impl AccountCap {
         if taken.failures != ACCOUNT_CAP.free {
             return Ok(());
         }
-        let link = format!("{}/security", state.config.platforms.main);
+        let link = format!("{}/security", ctx.config.platforms.main);
         let notice = mail::password_known(
-            &state.config.app_name,
+            &ctx.config.app_name,
             &user.email,
             &user.name,
             taken.failures,
             &link,
         );
-        let txn = state.db.begin().await?;
+        let txn = ctx.db.begin().await?;
         mail::enqueue(&txn, notice.about(user.id)).await?;
         Event::new(Kind::TwoFactorLocked, Some(user.id), client)
             .detail(format!("{} wrong codes", taken.failures))
             .record(&txn)
             .await?;
         txn.commit().await?;
-        state.mail_ready.notify_one();
+        ctx.mail_ready.notify_one();
         Ok(())
     }
 }
@@ -254,19 +254,14 @@ impl AccountCap {
 /// # Errors
 /// 429 while the account's second step is closed; a database failure.
 #[tracing::instrument(skip_all)]
-pub async fn check_code(
-    state: &AppState,
-    user: &users::Model,
-    code: &str,
-    client: &ClientInfo,
-) -> Result<bool> {
-    let cap = AccountCap::new(state, user.id);
-    let taken = cap.take(state, user, client).await?;
-    if redeem(state, &state.db, user, code).await?.is_some() {
-        cap.give_back(state).await?;
+pub async fn check_code(ctx: &Context, user: &users::Model, code: &str, client: &ClientInfo) -> Result<bool> {
+    let cap = AccountCap::new(ctx, user.id);
+    let taken = cap.take(ctx, user, client).await?;
+    if redeem(ctx, &ctx.db, user, code).await?.is_some() {
+        cap.give_back(ctx).await?;
         return Ok(true);
     }
-    cap.wrong_code(state, user, taken, client).await?;
+    cap.wrong_code(ctx, user, taken, client).await?;
     Ok(false)
 }
 

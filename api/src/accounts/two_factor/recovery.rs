@@ -7,14 +7,13 @@ use rand::{Rng, rngs::OsRng};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use uuid::Uuid;
 
-use crate::{error::Result, state::AppState};
+use crate::{context::Context, error::Result};
 
 /// Recovery codes avoid characters that are easy to misread (0/o, 1/l/i).
 pub(super) const RECOVERY_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
-pub(super) fn recovery_hash(state: &AppState, user_id: Uuid, code: &str) -> String {
-    state
-        .keys
+pub(super) fn recovery_hash(ctx: &Context, user_id: Uuid, code: &str) -> String {
+    ctx.keys
         .keyed_hash(&["recovery-code", &user_id.to_string(), code])
 }
 
@@ -29,7 +28,7 @@ pub(super) fn new_recovery_code() -> String {
 }
 
 pub(super) async fn replace_recovery_codes(
-    state: &AppState,
+    ctx: &Context,
     db: &impl ConnectionTrait,
     user_id: Uuid,
     codes: &[String],
@@ -42,7 +41,7 @@ pub(super) async fn replace_recovery_codes(
     recovery_codes::Entity::insert_many(codes.iter().map(|code| recovery_codes::ActiveModel {
         id: Set(Uuid::new_v4()),
         user_id: Set(user_id),
-        code_hash: Set(recovery_hash(state, user_id, code)),
+        code_hash: Set(recovery_hash(ctx, user_id, code)),
         used_at: Set(None),
         created_at: Set(now),
     }))
