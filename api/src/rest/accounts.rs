@@ -8,7 +8,10 @@ use axum::{
 };
 use serde::Serialize;
 
-use super::{envelope::Reply, input::Input};
+use super::{
+    envelope::{Answer, Reply},
+    input::Input,
+};
 use crate::{
     accounts::{
         cookie, deletion,
@@ -25,11 +28,8 @@ use crate::{
     },
     graphql::types::{Session, TwoFactorSetup, User},
     http::caller::Caller,
-    http::error::ErrorResponse,
     state::AppState,
 };
-
-type Answer<T = ()> = Result<Reply<T>, ErrorResponse>;
 
 /// The routes of accounts: path, method and handler; `openapi.rs` describes each.
 pub fn router() -> Router<AppState> {

@@ -27,6 +27,9 @@ pub fn data_json<T: serde::Serialize>(data: &T) -> serde_json::Result<Vec<u8>> {
     })
 }
 
+/// What a REST handler answers: a success, or the error the one mapping turns into HTTP.
+pub type Answer<T = ()> = Result<Reply<T>, crate::http::error::ErrorResponse>;
+
 /// A REST success: a status, the message, the typed `data`, and the cookies it sets.
 #[must_use]
 pub struct Reply<T = ()> {

@@ -11,7 +11,7 @@ use axum::{
 use serde::Deserialize;
 
 use super::{
-    envelope::{Reply, data_json},
+    envelope::{Answer, Reply, data_json},
     input::Input,
 };
 use crate::{
@@ -105,8 +105,6 @@ async fn item(
     let item = news::get(&state, viewer.is_admin(), &id).await?;
     Ok(Reply::data(ItemData { item: item.into() }))
 }
-
-type Answer<T = ()> = Result<Reply<T>, ErrorResponse>;
 
 async fn create(
     State(state): State<AppState>,

@@ -172,6 +172,24 @@ async fn graphql(app: &TestApp, token: Option<&str>, document: &str, variables: 
     app.graphql(token, document, variables).await
 }
 
+/// Sends `call` over REST and `document` with `variables` over GraphQL (as `token`), asserts
+/// that they answer alike, and hands both answers back.
+#[allow(clippy::too_many_arguments)]
+async fn alike(
+    app: &TestApp,
+    call: Call<'_>,
+    token: Option<&str>,
+    document: &str,
+    variables: Value,
+    field: &str,
+    data: Data,
+) -> ((StatusCode, Value), Value) {
+    let rest = rest(app, call).await;
+    let graphql = graphql(app, token, document, variables).await;
+    assert_twins(&rest, &graphql, field, data);
+    (rest, graphql)
+}
+
 fn register_input(email: &str) -> Value {
     json!({
         "name": "Asha Verma",
@@ -232,9 +250,16 @@ async fn the_sign_up_and_sign_in_calls_answer_alike() {
             json!({ "email": "" }),
         ),
     ] {
-        let r = rest(&app, Call::new(Method::POST, path, bad.clone())).await;
-        let g = graphql(&app, None, document, json!({ "input": bad })).await;
-        assert_twins(&r, &g, field, Data::Payload);
+        alike(
+            &app,
+            Call::new(Method::POST, path, bad.clone()),
+            None,
+            document,
+            json!({ "input": bad }),
+            field,
+            Data::Payload,
+        )
+        .await;
         // A field of the wrong type is refused by both, naming the field.
         let r = rest(&app, Call::new(Method::POST, path, json!({ "email": 5 }))).await;
         assert_eq!(r.0, StatusCode::BAD_REQUEST, "{path}: {}", r.1);
@@ -260,60 +285,51 @@ async fn the_sign_up_and_sign_in_calls_answer_alike() {
     .await;
     assert_twins(&r, &g, "register", Data::Payload);
     // Registering an address again: the same conflict.
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/register",
             register_input("rest@example.com"),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &register,
         json!({ "input": register_input("graph@example.com") }),
+        "register",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "register", Data::Payload);
 
     // Signing in before the email is verified.
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/login",
             json!({ "email": "rest@example.com", "password": PASSWORD }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &login,
         json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+        "login",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "login", Data::Payload);
 
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/send-otp-email",
             json!({ "email": "rest@example.com" }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         send,
         json!({ "input": { "email": "graph@example.com" } }),
+        "sendOtpEmail",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "sendOtpEmail", Data::Payload);
     let rest_code = app.code_from_mail("rest@example.com", 1).await;
     let graph_code = app.code_from_mail("graph@example.com", 1).await;
     let wrong = if rest_code == "000000" { "111111" } else { "000000" };
@@ -339,134 +355,116 @@ async fn the_sign_up_and_sign_in_calls_answer_alike() {
     )
     .await;
     assert_twins(&r, &g, "verifyOtpEmail", Data::Payload);
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/verify-otp-email",
             json!({ "email": "rest@example.com", "otp": rest_code }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &verify,
         json!({ "input": { "email": "graph@example.com", "otp": graph_code } }),
+        "verifyOtpEmail",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "verifyOtpEmail", Data::Payload);
 
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/login",
             json!({ "email": "rest@example.com", "password": "wrongPassword9" }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &login,
         json!({ "input": { "email": "graph@example.com", "password": "wrongPassword9" } }),
+        "login",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "login", Data::Payload);
-    let r = rest(
+    let (r, g) = alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/login",
             json!({ "email": "rest@example.com", "password": PASSWORD }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &login,
         json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+        "login",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "login", Data::Payload);
     let rest_token = r.1["data"]["token"].as_str().unwrap().to_owned();
     let graph_token = g["data"]["login"]["token"].as_str().unwrap().to_owned();
 
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/forgot-password",
             json!({ "email": "rest@example.com" }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         forgot,
         json!({ "input": { "email": "nobody@example.com" } }),
+        "forgotPassword",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "forgotPassword", Data::Payload);
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/reset-password/not-a-token",
             json!({ "password": "aFreshPassword7" }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         reset,
         json!({ "token": "not-a-token", "input": { "password": "aFreshPassword7" } }),
+        "resetPassword",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "resetPassword", Data::Payload);
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/reset-password/not-a-token",
             json!({ "password": "x" }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         reset,
         json!({ "token": "not-a-token", "input": { "password": "x" } }),
+        "resetPassword",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "resetPassword", Data::Payload);
 
-    let r = rest(
+    alike(
         &app,
         Call::new(Method::POST, "/api/auth/logout", json!({})).signed_in(&rest_token),
+        Some(&graph_token),
+        logout,
+        json!({}),
+        "logout",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&graph_token), logout, json!({})).await;
-    assert_twins(&r, &g, "logout", Data::Payload);
     // Both sessions are over.
-    let r = rest(
+    let (r, _) = alike(
         &app,
         Call::new(Method::GET, "/api/auth/verify", json!({})).signed_in(&rest_token),
-    )
-    .await;
-    let g = graphql(
-        &app,
         Some(&graph_token),
         &format!("{{ me {{ {} }} }}", &USER[7..USER.len() - 2]),
         json!({}),
+        "me",
+        Data::Under("user"),
     )
     .await;
-    assert_twins(&r, &g, "me", Data::Under("user"));
     assert_eq!(r.0, StatusCode::UNAUTHORIZED);
 }
 
@@ -478,9 +476,16 @@ async fn the_account_calls_answer_alike() {
     let me = format!("{{ me {{ {} }} }}", &USER[7..USER.len() - 2]);
 
     for path in ["/api/auth/verify", "/api/users/profile"] {
-        let r = rest(&app, Call::new(Method::GET, path, json!({})).signed_in(&token)).await;
-        let g = graphql(&app, Some(&token), &me, json!({})).await;
-        assert_twins(&r, &g, "me", Data::Under("user"));
+        let (r, g) = alike(
+            &app,
+            Call::new(Method::GET, path, json!({})).signed_in(&token),
+            Some(&token),
+            &me,
+            json!({}),
+            "me",
+            Data::Under("user"),
+        )
+        .await;
         assert_eq!(
             r.1["data"]["user"], g["data"]["me"],
             "the very same account, unmasked"
@@ -495,51 +500,63 @@ async fn the_account_calls_answer_alike() {
         json!({ "bio": "Builds things", "social": { "github": "https://github.com/asha" }, "preferences": { "notifications": { "sms": true }, "theme": "dark" } }),
         json!({ "bio": null, "born": "1990-02-03" }),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::PUT, "/api/users/profile", input.clone()).signed_in(&token),
+            Some(&token),
+            &update,
+            json!({ "input": input }),
+            "updateProfile",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(&token), &update, json!({ "input": input })).await;
-        assert_twins(&r, &g, "updateProfile", Data::Payload);
     }
 
     let change = "mutation($input: ChangePasswordInput!) { changePassword(input: $input) { message } }";
     let input =
         json!({ "currentPassword": PASSWORD, "password": "anotherRiver7", "confirmPassword": "different7A" });
-    let r = rest(
+    alike(
         &app,
         Call::new(Method::PUT, "/api/users/password", input.clone()).signed_in(&token),
+        Some(&token),
+        change,
+        json!({ "input": input }),
+        "changePassword",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&token), change, json!({ "input": input })).await;
-    assert_twins(&r, &g, "changePassword", Data::Payload);
 
     let reauth = "mutation($input: ReauthenticateInput!) { reauthenticate(input: $input) { message } }";
     for input in [
         json!({ "password": "wrongPassword9" }),
         json!({ "password": PASSWORD }),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/auth/reauthenticate", input.clone()).signed_in(&token),
+            Some(&token),
+            reauth,
+            json!({ "input": input }),
+            "reauthenticate",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(&token), reauth, json!({ "input": input })).await;
-        assert_twins(&r, &g, "reauthenticate", Data::Payload);
     }
 
     let sessions = "{ sessions { id browser os ip signedInAt lastActiveAt current } }";
-    let r = rest(
+    alike(
         &app,
         Call::new(Method::GET, "/api/users/sessions", json!({})).signed_in(&token),
+        Some(&token),
+        sessions,
+        json!({}),
+        "sessions",
+        Data::Under("sessions"),
     )
     .await;
-    let g = graphql(&app, Some(&token), sessions, json!({})).await;
-    assert_twins(&r, &g, "sessions", Data::Under("sessions"));
     let revoke = "mutation($id: ID!) { revokeSession(id: $id) { message } }";
     let unknown = "00000000-0000-4000-8000-000000000000";
-    let r = rest(
+    alike(
         &app,
         Call::new(
             Method::DELETE,
@@ -547,37 +564,49 @@ async fn the_account_calls_answer_alike() {
             json!({}),
         )
         .signed_in(&token),
+        Some(&token),
+        revoke,
+        json!({ "id": unknown }),
+        "revokeSession",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&token), revoke, json!({ "id": unknown })).await;
-    assert_twins(&r, &g, "revokeSession", Data::Payload);
     let others = "mutation { revokeOtherSessions { message } }";
-    let r = rest(
+    alike(
         &app,
         Call::new(Method::DELETE, "/api/users/sessions", json!({})).signed_in(&token),
+        Some(&other),
+        others,
+        json!({}),
+        "revokeOtherSessions",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&other), others, json!({})).await;
-    assert_twins(&r, &g, "revokeOtherSessions", Data::Payload);
 
     // Deleting someone else's account, then one's own.
     let delete = "mutation($id: ID!) { deleteUser(id: $id) { message } }";
     let asha_id = json_id(&app, &token).await;
     let ravi_id = json_id(&app, &other).await;
-    let r = rest(
+    alike(
         &app,
         Call::new(Method::DELETE, &format!("/api/users/{ravi_id}"), json!({})).signed_in(&token),
+        Some(&other),
+        delete,
+        json!({ "id": asha_id }),
+        "deleteUser",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&other), delete, json!({ "id": asha_id })).await;
-    assert_twins(&r, &g, "deleteUser", Data::Payload);
-    let r = rest(
+    let (r, _) = alike(
         &app,
         Call::new(Method::DELETE, &format!("/api/users/{asha_id}"), json!({})).signed_in(&token),
+        Some(&other),
+        delete,
+        json!({ "id": ravi_id }),
+        "deleteUser",
+        Data::Payload,
     )
     .await;
-    let g = graphql(&app, Some(&other), delete, json!({ "id": ravi_id })).await;
-    assert_twins(&r, &g, "deleteUser", Data::Payload);
     assert_eq!(r.0, StatusCode::OK);
 }
 
@@ -597,13 +626,16 @@ async fn the_two_factor_calls_answer_alike() {
     let graph_token = app.signed_up("graph@example.com").await;
 
     let setup = "mutation { startTwoFactorSetup { secret otpauthUri } }";
-    let r = rest(
+    let (r, g) = alike(
         &app,
         Call::new(Method::POST, "/api/users/two-factor/setup", json!({})).signed_in(&rest_token),
+        Some(&graph_token),
+        setup,
+        json!({}),
+        "startTwoFactorSetup",
+        Data::Under("setup"),
     )
     .await;
-    let g = graphql(&app, Some(&graph_token), setup, json!({})).await;
-    assert_twins(&r, &g, "startTwoFactorSetup", Data::Under("setup"));
     let rest_secret = r.1["data"]["setup"]["secret"].as_str().unwrap().to_owned();
     let graph_secret = g["data"]["startTwoFactorSetup"]["secret"]
         .as_str()
@@ -615,7 +647,7 @@ async fn the_two_factor_calls_answer_alike() {
         ("12".to_owned(), "12".to_owned()),
         (app_code(&rest_secret, 0), app_code(&graph_secret, 0)),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(
                 Method::POST,
@@ -623,39 +655,33 @@ async fn the_two_factor_calls_answer_alike() {
                 json!({ "code": rest_code }),
             )
             .signed_in(&rest_token),
-        )
-        .await;
-        let g = graphql(
-            &app,
             Some(&graph_token),
             confirm,
             json!({ "input": { "code": graph_code } }),
+            "confirmTwoFactor",
+            Data::Payload,
         )
         .await;
-        assert_twins(&r, &g, "confirmTwoFactor", Data::Payload);
     }
 
     // Signing in now asks for the second step, on both skins alike.
     let login = format!(
         "mutation($input: LoginInput!) {{ login(input: $input) {{ message token twoFactorRequired challenge {USER} }} }}"
     );
-    let r = rest(
+    let (r, g) = alike(
         &app,
         Call::new(
             Method::POST,
             "/api/auth/login",
             json!({ "email": "rest@example.com", "password": PASSWORD }),
         ),
-    )
-    .await;
-    let g = graphql(
-        &app,
         None,
         &login,
         json!({ "input": { "email": "graph@example.com", "password": PASSWORD } }),
+        "login",
+        Data::Payload,
     )
     .await;
-    assert_twins(&r, &g, "login", Data::Payload);
     assert_eq!(r.1["data"]["twoFactorRequired"], true, "{}", r.1);
     let rest_challenge = r.1["data"]["challenge"].as_str().unwrap().to_owned();
     let graph_challenge = g["data"]["login"]["challenge"].as_str().unwrap().to_owned();
@@ -670,13 +696,16 @@ async fn the_two_factor_calls_answer_alike() {
             json!({ "challenge": graph_challenge, "code": app_code(&graph_secret, 1) }),
         ),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/auth/login/two-factor", r_input),
+            None,
+            &complete,
+            json!({ "input": g_input }),
+            "completeTwoFactorLogin",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, None, &complete, json!({ "input": g_input })).await;
-        assert_twins(&r, &g, "completeTwoFactorLogin", Data::Payload);
     }
 
     let disable = "mutation($input: DisableTwoFactorInput!) { disableTwoFactor(input: $input) { message } }";
@@ -687,13 +716,16 @@ async fn the_two_factor_calls_answer_alike() {
             json!({ "password": PASSWORD, "code": app_code(&graph_secret, -1) }),
         ),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/users/two-factor/disable", r_input).signed_in(&rest_token),
+            Some(&graph_token),
+            disable,
+            json!({ "input": g_input }),
+            "disableTwoFactor",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(&graph_token), disable, json!({ "input": g_input })).await;
-        assert_twins(&r, &g, "disableTwoFactor", Data::Payload);
     }
 }
 
@@ -707,26 +739,32 @@ async fn the_google_calls_answer_alike_without_a_provider() {
         "mutation($input: GoogleRegisterInput!) {{ googleRegister(input: $input) {{ message token twoFactorRequired challenge created {USER} }} }}"
     );
     for input in [json!({}), json!({ "idToken": "not.a.token" })] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/auth/google-login", input.clone()),
+            None,
+            &google_login,
+            json!({ "input": input }),
+            "googleLogin",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, None, &google_login, json!({ "input": input })).await;
-        assert_twins(&r, &g, "googleLogin", Data::Payload);
     }
     for input in [
         json!({}),
         json!({ "idToken": "not.a.token" }),
         json!({ "idToken": "not.a.token", "role": "pilot" }),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/auth/google-register", input.clone()),
+            None,
+            &google_register,
+            json!({ "input": input }),
+            "googleRegister",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, None, &google_register, json!({ "input": input })).await;
-        assert_twins(&r, &g, "googleRegister", Data::Payload);
     }
 }
 
@@ -746,13 +784,16 @@ async fn the_news_calls_answer_alike() {
         (&admin, json!({ "title": "", "imageUrl": "ftp://nope" })),
         (&admin, story.clone()),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::POST, "/api/news", input.clone()).signed_in(token),
+            Some(token),
+            &create,
+            json!({ "input": input }),
+            "createNews",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(token), &create, json!({ "input": input })).await;
-        assert_twins(&r, &g, "createNews", Data::Payload);
     }
     let (_, created) = rest(
         &app,
@@ -772,9 +813,16 @@ async fn the_news_calls_answer_alike() {
             Some(token) => call.signed_in(token),
             None => call,
         };
-        let r = rest(&app, call).await;
-        let g = graphql(&app, token, &item, json!({ "id": id })).await;
-        assert_twins(&r, &g, "newsItem", Data::Under("item"));
+        let (r, g) = alike(
+            &app,
+            call,
+            token,
+            &item,
+            json!({ "id": id }),
+            "newsItem",
+            Data::Under("item"),
+        )
+        .await;
         assert_eq!(
             r.1["data"]["item"], g["data"]["newsItem"],
             "the very same item, unmasked"
@@ -789,13 +837,16 @@ async fn the_news_calls_answer_alike() {
         json!({ "summary": "Six days", "imageUrl": null }),
         json!({ "published": false }),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::PUT, &format!("/api/news/{id}"), input.clone()).signed_in(&admin),
+            Some(&admin),
+            &update,
+            json!({ "id": id, "input": input }),
+            "updateNews",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(&admin), &update, json!({ "id": id, "input": input })).await;
-        assert_twins(&r, &g, "updateNews", Data::Payload);
     }
 
     let delete = "mutation($id: ID!) { deleteNews(id: $id) { message } }";
@@ -810,12 +861,15 @@ async fn the_news_calls_answer_alike() {
         (&admin, "not-an-id", "not-an-id"),
         (&admin, id.as_str(), second.as_str()),
     ] {
-        let r = rest(
+        alike(
             &app,
             Call::new(Method::DELETE, &format!("/api/news/{rest_id}"), json!({})).signed_in(token),
+            Some(token),
+            delete,
+            json!({ "id": graph_id }),
+            "deleteNews",
+            Data::Payload,
         )
         .await;
-        let g = graphql(&app, Some(token), delete, json!({ "id": graph_id })).await;
-        assert_twins(&r, &g, "deleteNews", Data::Payload);
     }
 }
