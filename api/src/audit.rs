@@ -9,7 +9,14 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use crate::{client::ClientInfo, error::Result};
+use crate::{
+    accounts::sessions::Viewer,
+    client::ClientInfo,
+    error::{FieldErrors, Result},
+    news::Cursor,
+};
+
+pub const ADMINS_ONLY: &str = "Only admins can read the audit log";
 
 /// What happened. The names are stable: alerts and reports match on them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,20 +171,11 @@ pub struct Position {
     pub id: Uuid,
 }
 
-impl Position {
-    pub fn of(event: &audit_events::Model) -> Self {
-        Self {
-            at: event.at,
-            id: event.id,
-        }
-    }
-}
-
 /// The newest events first, optionally of one account, `limit` at a time after `after`.
 ///
 /// # Errors
 /// On a database failure.
-pub async fn page(
+async fn page(
     db: &impl ConnectionTrait,
     user_id: Option<Uuid>,
     after: Option<Position>,
@@ -202,4 +200,70 @@ pub async fn page(
         .limit(limit)
         .all(db)
         .await?)
+}
+
+/// One page of the log as an admin reads it.
+pub struct LogPage {
+    pub events: Vec<audit_events::Model>,
+    /// The cursor after the last event, when more follow.
+    pub next_cursor: Option<String>,
+}
+
+/// The log for an admin: `first` (1-50, default 20) events after the cursor `after`, all of
+/// them or `user_id`'s.
+///
+/// # Errors
+/// 403 for anyone but an admin; field errors for `first`, `after` or `userId`.
+#[tracing::instrument(skip_all)]
+pub async fn read(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    first: Option<i32>,
+    after: Option<&str>,
+    user_id: Option<&str>,
+) -> Result<LogPage> {
+    viewer.require_admin(ADMINS_ONLY)?;
+    let mut errors = FieldErrors::new();
+    let limit: u64 = match first {
+        None => 20,
+        Some(n @ 1..=50) => n.unsigned_abs().into(),
+        Some(_) => {
+            errors.add("first", "first must be a whole number from 1 to 50");
+            0
+        }
+    };
+    let after = after.and_then(|raw| {
+        let position = Cursor::decode(raw).map(|cursor| Position {
+            at: cursor.created_at,
+            id: cursor.id,
+        });
+        if position.is_none() {
+            errors.add("after", "Invalid cursor");
+        }
+        position
+    });
+    let user_id = user_id.and_then(|id| {
+        let parsed = Uuid::parse_str(id).ok();
+        if parsed.is_none() {
+            errors.add("userId", "Invalid user id");
+        }
+        parsed
+    });
+    errors.into_result()?;
+    let mut events = page(db, user_id, after, limit + 1).await?;
+    let keep = usize::try_from(limit).unwrap_or(usize::MAX);
+    let more = events.len() > keep;
+    events.truncate(keep);
+    let next_cursor = more
+        .then(|| {
+            events.last().map(|event| {
+                Cursor {
+                    created_at: event.at,
+                    id: event.id,
+                }
+                .encode()
+            })
+        })
+        .flatten();
+    Ok(LogPage { events, next_cursor })
 }

@@ -7,7 +7,6 @@ pub mod deletion;
 pub mod device;
 pub mod email_code;
 pub mod fields;
-pub mod google;
 pub mod login;
 pub mod password_change;
 pub mod password_reset;

@@ -46,6 +46,16 @@ impl Viewer {
     }
 
     /// # Errors
+    /// [`Error::AdminsOnly`] with `message` (which names the action) for anyone but an admin.
+    pub fn require_admin(&self, message: &'static str) -> Result<()> {
+        if self.is_admin() {
+            Ok(())
+        } else {
+            Err(Error::AdminsOnly(message))
+        }
+    }
+
+    /// # Errors
     /// [`Error::ReauthenticationRequired`] when the session's last proof is older than
     /// [`RECENT_SIGN_IN`]: a stolen session (an unlocked laptop, a leaked token) cannot lock
     /// the owner out or delete the account.

@@ -3,6 +3,7 @@
 //! run the same code against a stand-in provider.
 
 pub mod flow;
+pub mod sign_in;
 
 use std::{
     sync::Mutex,

@@ -17,11 +17,11 @@ use super::{
     },
 };
 use crate::accounts::{
-    cookie, deletion, email_code, google, login, password_change, password_reset, profile, reauthenticate,
-    register,
+    cookie, deletion, email_code, login, password_change, password_reset, profile, reauthenticate, register,
     sessions::{self, SignedIn},
     two_factor::{self, SignInStep},
 };
+use crate::google::sign_in as google;
 
 #[derive(Default)]
 pub struct AccountsQuery;

@@ -3,16 +3,9 @@
 use async_graphql::{Context, ID, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use entity::audit_events;
-use uuid::Uuid;
 
 use super::{context, errors::IntoGql};
-use crate::{
-    audit::{self, Position},
-    error::{Error, FieldErrors},
-    news::Cursor,
-};
-
-pub const ADMINS_ONLY: &str = "Only admins can read the audit log";
+use crate::audit;
 
 /// One authentication event. Never carries a secret, code or token.
 #[derive(SimpleObject, Clone, Debug)]
@@ -67,59 +60,18 @@ impl AuditQuery {
     ) -> async_graphql::Result<AuditEventConnection> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        if !viewer.is_admin() {
-            return Err(Error::AdminsOnly(ADMINS_ONLY)).gql();
-        }
-        let mut errors = FieldErrors::new();
-        let limit = match first {
-            None => 20,
-            Some(n @ 1..=50) => n,
-            Some(_) => {
-                errors.add("first", "first must be a whole number from 1 to 50");
-                0
-            }
-        };
-        let after = after.as_deref().and_then(|raw| {
-            let position = decode(raw);
-            if position.is_none() {
-                errors.add("after", "Invalid cursor");
-            }
-            position
-        });
-        let user_id = user_id.and_then(|id| {
-            let parsed = Uuid::parse_str(&id).ok();
-            if parsed.is_none() {
-                errors.add("userId", "Invalid user id");
-            }
-            parsed
-        });
-        errors.into_result().gql()?;
-        let limit = u64::try_from(limit).unwrap_or(20);
-        let mut events = audit::page(&state.db, user_id, after, limit + 1).await.gql()?;
-        let more = events.len() > usize::try_from(limit).unwrap_or(usize::MAX);
-        events.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-        let next_cursor = more
-            .then(|| events.last().map(|e| encode(Position::of(e))))
-            .flatten();
+        let page = audit::read(
+            &state.db,
+            &viewer,
+            first,
+            after.as_deref(),
+            user_id.as_ref().map(|id| id.as_str()),
+        )
+        .await
+        .gql()?;
         Ok(AuditEventConnection {
-            nodes: events.into_iter().map(AuditEvent::from).collect(),
-            next_cursor,
+            nodes: page.events.into_iter().map(AuditEvent::from).collect(),
+            next_cursor: page.next_cursor,
         })
     }
-}
-
-/// The feed's opaque cursor format, `(time, id)`, serves the log's keyset paging too.
-fn encode(position: Position) -> String {
-    Cursor {
-        created_at: position.at,
-        id: position.id,
-    }
-    .encode()
-}
-
-fn decode(raw: &str) -> Option<Position> {
-    Cursor::decode(raw).map(|cursor| Position {
-        at: cursor.created_at,
-        id: cursor.id,
-    })
 }

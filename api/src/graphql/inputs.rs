@@ -6,7 +6,6 @@ use async_graphql::{InputObject, MaybeUndefined};
 use crate::{
     accounts::{
         email_code::{SendCodeForm, VerifyCodeForm},
-        google::{GoogleLoginForm, GoogleRegisterForm},
         login::LoginForm,
         password_change::ChangePasswordForm,
         password_reset::{ForgotForm, ResetForm},
@@ -15,6 +14,7 @@ use crate::{
         register::RegisterForm,
         two_factor::{ChallengeForm, ConfirmForm, DisableForm},
     },
+    google::sign_in::{GoogleLoginForm, GoogleRegisterForm},
     news::{NewsForm, NewsPatch},
     patch::Patch,
 };

@@ -12,8 +12,6 @@ use crate::{
     oidc::clients::{self, AuthorizedApp, Client, NewClient},
 };
 
-pub const ADMINS_ONLY: &str = "Only admins can manage applications";
-
 /// A registered OpenID Connect client. Its secret is never shown again after creation.
 #[derive(SimpleObject, Clone, Debug)]
 #[graphql(name = "OAuthClient")]
@@ -90,9 +88,7 @@ impl From<AuthorizedApp> for AuthorizedApplication {
 async fn admin(ctx: &Context<'_>) -> async_graphql::Result<Viewer> {
     let (state, meta) = context(ctx);
     let viewer = meta.viewer(state).await.gql()?;
-    if !viewer.is_admin() {
-        return Err(Error::AdminsOnly(ADMINS_ONLY)).gql();
-    }
+    viewer.require_admin(clients::ADMINS_ONLY).gql()?;
     Ok(viewer)
 }
 

@@ -146,7 +146,7 @@ pub async fn get(ctx: &Context, viewer_is_admin: bool, id: &str) -> Result<Item>
 /// 403 for a non-admin; field errors.
 #[tracing::instrument(skip_all)]
 pub async fn create(ctx: &Context, viewer: &Viewer, form: NewsForm, client: &ClientInfo) -> Result<Item> {
-    require_admin(viewer)?;
+    viewer.require_admin(ADMINS_ONLY)?;
     let mut errors = FieldErrors::new();
     let title = errors.check("title", required_text(form.title.as_deref(), "Title", MAX_TITLE));
     let summary = errors.check(
@@ -189,7 +189,7 @@ pub async fn update(
     patch: NewsPatch,
     client: &ClientInfo,
 ) -> Result<Item> {
-    require_admin(viewer)?;
+    viewer.require_admin(ADMINS_ONLY)?;
     let (item, author) = get(ctx, true, id).await?;
     let mut errors = FieldErrors::new();
     let mut row: news::ActiveModel = item.clone().into();
@@ -235,7 +235,7 @@ pub async fn update(
 /// 403 for a non-admin; 404 for an unknown id.
 #[tracing::instrument(skip_all)]
 pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
-    require_admin(viewer)?;
+    viewer.require_admin(ADMINS_ONLY)?;
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     let deleted = news::Entity::delete_by_id(id).exec(&ctx.db).await?;
@@ -260,14 +260,6 @@ async fn admin_action(
         .detail(format!("news {id}"))
         .record(&ctx.db)
         .await
-}
-
-fn require_admin(viewer: &Viewer) -> Result<()> {
-    if viewer.is_admin() {
-        Ok(())
-    } else {
-        Err(Error::AdminsOnly(ADMINS_ONLY))
-    }
 }
 
 fn required_text(value: Option<&str>, label: &str, max: usize) -> Result<String, String> {

@@ -15,6 +15,9 @@ use crate::{
     error::{Error, Result},
 };
 
+/// Who may list, register and remove applications.
+pub const ADMINS_ONLY: &str = "Only admins can manage applications";
+
 /// What an operator registers.
 #[derive(Debug, Clone, Default)]
 pub struct NewClient {

@@ -16,7 +16,6 @@ use crate::{
     accounts::{
         cookie, deletion,
         email_code::{self, SendCodeForm, VerifyCodeForm},
-        google::{self, GoogleLoginForm, GoogleRegisterForm},
         login::{self, LoginForm},
         password_change::{self, ChangePasswordForm},
         password_reset::{self, ForgotForm, ResetForm},
@@ -26,6 +25,7 @@ use crate::{
         sessions::{self, SignedIn, Viewer},
         two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
     },
+    google::sign_in::{self as google, GoogleLoginForm, GoogleRegisterForm},
     graphql::types::{Session, TwoFactorSetup, User},
     http::caller::Caller,
     state::AppState,

@@ -9,17 +9,18 @@ use chrono::Utc;
 use entity::{email_codes, password_reset_tokens, used_id_tokens, users};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
 
-use super::{
-    fields::{Email, MAX_NAME, Role},
-    find_by_email, sessions, tokens,
-    two_factor::{self, SignInStep},
-};
+use super::{GoogleIdentity, INVALID_TOKEN};
 use crate::{
+    accounts::{
+        self,
+        fields::{Email, MAX_NAME, Role},
+        find_by_email, sessions, tokens,
+        two_factor::{self, SignInStep},
+    },
     audit::{Event, Kind},
     client::ClientInfo,
     context::Context,
     error::{Error, Result, is_unique_violation},
-    google::{GoogleIdentity, INVALID_TOKEN},
     mail,
 };
 
@@ -53,9 +54,9 @@ impl GoogleSignIn {
     /// What the person is told: a new account, or a sign-in to the one they had.
     pub fn message(&self) -> &'static str {
         if self.created {
-            super::register::REGISTERED
+            accounts::register::REGISTERED
         } else {
-            super::login::SIGNED_IN
+            accounts::login::SIGNED_IN
         }
     }
 }
@@ -134,7 +135,7 @@ async fn link(
             .exec(&txn)
             .await?;
     }
-    let status = super::verified_status(user.status);
+    let status = accounts::verified_status(user.status);
     let mut linked: users::ActiveModel = user.into();
     linked.google_sub = Set(Some(who.sub.clone()));
     linked.email_verified = Set(true);
@@ -166,7 +167,7 @@ async fn link(
 }
 
 async fn sign_in(ctx: &Context, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
-    super::ensure_can_sign_in(&user)?;
+    accounts::ensure_can_sign_in(&user)?;
     two_factor::sign_in_or_challenge(ctx, user, "google", client).await
 }
 
@@ -207,7 +208,7 @@ pub async fn register(ctx: &Context, form: GoogleRegisterForm, client: &ClientIn
         .chars()
         .take(MAX_NAME)
         .collect::<String>();
-    let mut user = super::new_account(name, &email, role, true);
+    let mut user = accounts::new_account(name, &email, role, true);
     user.google_sub = Set(Some(who.sub.clone()));
     let user = match user.insert(&ctx.db).await {
         Ok(user) => user,
