@@ -3,15 +3,13 @@
 use std::{io::Read, path::PathBuf};
 
 use anyhow::Context;
-use chrono::Utc;
 use clap::{Parser, Subcommand};
-use entity::users;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
+use sea_orm::TransactionTrait;
 
 use crate::{
     accounts::{
-        self,
-        fields::{Email, Name, Password, Role},
+        admin::{self, MadeAdmin},
+        fields::{Email, Name, Password},
         find_by_email,
         passwords::PasswordHasher,
     },
@@ -358,52 +356,18 @@ async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Resul
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let db = db::connect(config.database_url.expose()).await?;
     db::migrate(&db).await?;
-    let now = Utc::now();
-    let fail = |e: crate::error::Error| anyhow::anyhow!("{e}");
     let operator = crate::client::ClientInfo::default();
-    let txn = db.begin().await?;
-    if let Some(existing) = find_by_email(&txn, &email).await.map_err(fail)? {
-        let mut user: users::ActiveModel = existing.into();
-        user.role = Set(users::Role::Admin);
-        user.status = Set(users::AccountStatus::Active);
-        user.email_verified = Set(true);
-        user.password_hash = Set(Some(hash));
-        user.updated_at = Set(now);
-        let user = user.update(&txn).await?;
-        // A new password and new powers: whoever held the account's sessions (or a link or
-        // code mailed before) must not keep them as an admin.
-        let ended = crate::accounts::sessions::end_all(&txn, user.id, None)
-            .await
-            .map_err(fail)?;
-        entity::password_reset_tokens::Entity::delete_many()
-            .filter(entity::password_reset_tokens::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
-        entity::email_codes::Entity::delete_many()
-            .filter(entity::email_codes::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
-        Event::new(Kind::AdminCreated, Some(user.id), &operator)
-            .detail(format!("promoted by the command line; {ended} sessions ended"))
-            .record(&txn)
-            .await
-            .map_err(fail)?;
-        txn.commit().await?;
-        println!("{} is now an admin.", email.as_str());
-        if ended > 0 {
-            println!("Its {ended} signed-in sessions were ended.");
-        }
-        return Ok(());
-    }
-    let mut admin = accounts::new_account(name.into_inner(), &email, Role::Admin, true);
-    admin.password_hash = Set(Some(hash));
-    let admin = admin.insert(&txn).await?;
-    Event::new(Kind::AdminCreated, Some(admin.id), &operator)
-        .detail("created by the command line")
-        .record(&txn)
+    let made = admin::make_admin(&db, &email, name, hash, &operator, "the command line")
         .await
-        .map_err(fail)?;
-    txn.commit().await?;
-    println!("Admin {} created.", email.as_str());
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    match made {
+        MadeAdmin::Promoted { sessions_ended } => {
+            println!("{} is now an admin.", email.as_str());
+            if sessions_ended > 0 {
+                println!("Its {sessions_ended} signed-in sessions were ended.");
+            }
+        }
+        MadeAdmin::Created => println!("Admin {} created.", email.as_str()),
+    }
     Ok(())
 }

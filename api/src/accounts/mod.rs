@@ -1,6 +1,7 @@
 //! The account system: registration, email codes, sign-in, sessions, password reset,
 //! profile and deletion. Plain async functions over the application state.
 
+pub mod admin;
 pub mod common_passwords;
 pub mod cookie;
 pub mod deletion;
