@@ -12,6 +12,7 @@ pub mod ip_limit;
 pub mod mailbox;
 pub mod middleware;
 pub mod oidc;
+pub mod oidc_browser;
 pub mod site;
 
 use axum::{Extension, Router, extract::DefaultBodyLimit, middleware::from_fn_with_state, routing::get};
