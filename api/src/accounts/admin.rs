@@ -3,9 +3,7 @@
 
 use chrono::Utc;
 use entity::users;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set, TransactionTrait,
-};
+use sea_orm::{ActiveModelTrait, DatabaseConnection, Set, TransactionTrait};
 
 use super::{
     fields::{Email, Name, Role},
@@ -51,14 +49,7 @@ pub async fn make_admin(
         user.updated_at = Set(Utc::now());
         let user = user.update(&txn).await?;
         let sessions_ended = sessions::end_all(&txn, user.id, None).await?;
-        entity::password_reset_tokens::Entity::delete_many()
-            .filter(entity::password_reset_tokens::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
-        entity::email_codes::Entity::delete_many()
-            .filter(entity::email_codes::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
+        super::forget_mailed_secrets(&txn, user.id, None).await?;
         Event::new(Kind::AdminCreated, Some(user.id), by)
             .detail(format!("promoted by {how}; {sessions_ended} sessions ended"))
             .record(&txn)

@@ -90,3 +90,28 @@ pub async fn find_by_email(db: &impl ConnectionTrait, email: &Email) -> Result<O
         .one(db)
         .await?)
 }
+
+/// Drops every code and reset link mailed to `user_id` (but the link `keep`, when one is being
+/// used): whatever proved the email before a password, a Google link or new powers must not
+/// work after them.
+///
+/// # Errors
+/// On a database failure.
+pub async fn forget_mailed_secrets(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    keep: Option<Uuid>,
+) -> Result<()> {
+    use entity::{email_codes, password_reset_tokens};
+    email_codes::Entity::delete_many()
+        .filter(email_codes::Column::UserId.eq(user_id))
+        .exec(db)
+        .await?;
+    let mut links = password_reset_tokens::Entity::delete_many()
+        .filter(password_reset_tokens::Column::UserId.eq(user_id));
+    if let Some(keep) = keep {
+        links = links.filter(password_reset_tokens::Column::Id.ne(keep));
+    }
+    links.exec(db).await?;
+    Ok(())
+}

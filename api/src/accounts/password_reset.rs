@@ -2,7 +2,7 @@
 
 use chrono::{Duration, Utc};
 use entity::{
-    email_codes, password_reset_tokens,
+    password_reset_tokens,
     users::{self, AccountStatus},
 };
 use sea_orm::{
@@ -154,17 +154,9 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
             .record(&txn)
             .await?;
     }
-    // The link verified the email: a verification code mailed before it must not sign in.
-    email_codes::Entity::delete_many()
-        .filter(email_codes::Column::UserId.eq(user.id))
-        .exec(&txn)
-        .await?;
-    // Every other link mailed before this one dies with it.
-    password_reset_tokens::Entity::delete_many()
-        .filter(password_reset_tokens::Column::UserId.eq(user.id))
-        .filter(password_reset_tokens::Column::Id.ne(row.id))
-        .exec(&txn)
-        .await?;
+    // The link verified the email: a verification code mailed before it must not sign in, and
+    // every other link mailed before this one dies with it.
+    super::forget_mailed_secrets(&txn, user.id, Some(row.id)).await?;
     let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
     let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;

@@ -6,7 +6,7 @@
 //! link, and the owner is told by mail.
 
 use chrono::Utc;
-use entity::{email_codes, password_reset_tokens, used_id_tokens, users};
+use entity::{used_id_tokens, users};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
 
 use super::{GoogleIdentity, INVALID_TOKEN};
@@ -126,14 +126,7 @@ async fn link(
                 .record(&txn)
                 .await?;
         }
-        email_codes::Entity::delete_many()
-            .filter(email_codes::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
-        password_reset_tokens::Entity::delete_many()
-            .filter(password_reset_tokens::Column::UserId.eq(user.id))
-            .exec(&txn)
-            .await?;
+        accounts::forget_mailed_secrets(&txn, user.id, None).await?;
     }
     let status = accounts::verified_status(user.status);
     let mut linked: users::ActiveModel = user.into();

@@ -6,7 +6,7 @@ use axum::{extract::FromRequestParts, http::request::Parts};
 use crate::{
     accounts::sessions::{self, Viewer},
     error::Error,
-    http::caller::Caller,
+    http::caller::session_token,
     http::error::ErrorResponse,
     state::AppState,
 };
@@ -15,9 +15,8 @@ impl FromRequestParts<AppState> for Viewer {
     type Rejection = ErrorResponse;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ErrorResponse> {
-        let caller = Caller::from_request_parts(parts, state).await.unwrap_or_default();
-        let token = caller.token.as_deref().ok_or_else(Error::session_expired)?;
-        Ok(sessions::authenticate(state, token).await?)
+        let token = session_token(&parts.headers).ok_or_else(Error::session_expired)?;
+        Ok(sessions::authenticate(state, &token).await?)
     }
 }
 
@@ -34,7 +33,7 @@ impl FromRequestParts<AppState> for MaybeViewer {
     type Rejection = ErrorResponse;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ErrorResponse> {
-        let caller = Caller::from_request_parts(parts, state).await.unwrap_or_default();
-        Ok(Self(sessions::optional(state, caller.token.as_deref()).await?))
+        let token = session_token(&parts.headers);
+        Ok(Self(sessions::optional(state, token.as_deref()).await?))
     }
 }
