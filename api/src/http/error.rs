@@ -36,6 +36,15 @@ pub fn status(code: Code) -> StatusCode {
     }
 }
 
+/// The status of a REST success: 201 when it made something, 200 otherwise.
+pub fn success_status(created: bool) -> StatusCode {
+    if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    }
+}
+
 /// A body axum could not read: over the size limit (413), or cut off.
 impl From<BytesRejection> for ErrorResponse {
     fn from(rejection: BytesRejection) -> Self {
@@ -57,6 +66,8 @@ pub struct ErrorResponse {
     pub message: String,
     pub errors: Option<Map<String, Value>>,
     pub retry_after_secs: Option<u64>,
+    /// A method the path does not take: 405 whatever the code says.
+    wrong_method: bool,
 }
 
 impl ErrorResponse {
@@ -66,6 +77,23 @@ impl ErrorResponse {
             message: message.into(),
             errors: None,
             retry_after_secs: None,
+            wrong_method: false,
+        }
+    }
+
+    /// A request whose method the path does not take (405).
+    pub fn wrong_method(message: impl Into<String>) -> Self {
+        Self {
+            wrong_method: true,
+            ..Self::new(Code::BadUserInput, message)
+        }
+    }
+
+    fn status(&self) -> StatusCode {
+        if self.wrong_method {
+            StatusCode::METHOD_NOT_ALLOWED
+        } else {
+            status(self.code)
         }
     }
 }
@@ -90,12 +118,14 @@ impl From<Error> for ErrorResponse {
             message: err.to_string(),
             errors,
             retry_after_secs,
+            wrong_method: false,
         }
     }
 }
 
 impl IntoResponse for ErrorResponse {
     fn into_response(self) -> Response {
+        let status = self.status();
         let mut body = json!({
             "success": false,
             "message": self.message,
@@ -104,13 +134,27 @@ impl IntoResponse for ErrorResponse {
         if let Some(errors) = self.errors {
             body["errors"] = Value::Object(errors);
         }
-        let mut response = (status(self.code), Json(body)).into_response();
+        let mut response = (status, Json(body)).into_response();
         if let Some(secs) = self.retry_after_secs {
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(secs));
         }
         response
+    }
+}
+
+/// A refusal of `/api/graphql` before any operation runs (an unreadable body, a GET
+/// mutation), in GraphQL over HTTP's `{errors: [{message, extensions: {code}}]}`.
+pub struct GraphqlRefusal(pub ErrorResponse);
+
+impl IntoResponse for GraphqlRefusal {
+    fn into_response(self) -> Response {
+        let Self(refusal) = self;
+        let body = json!({
+            "errors": [{ "message": refusal.message, "extensions": { "code": refusal.code.as_str() } }],
+        });
+        (refusal.status(), Json(body)).into_response()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use axum::{
     extract::{Query, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Redirect, Response},
 };
 use serde::Deserialize;
@@ -101,7 +101,7 @@ pub async fn callback(
     };
     let nonce = crate::accounts::tokens::random_token();
     let page = popup_page(&message.to_string(), &state.config.platforms.main, &nonce);
-    let mut response = (StatusCode::OK, page).into_response();
+    let mut response = page.into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

@@ -11,23 +11,26 @@ use axum::{
     Extension, Json,
     body::Bytes,
     extract::{RawQuery, State, rejection::BytesRejection},
-    http::{HeaderMap, StatusCode, header},
+    http::{HeaderMap, header},
     response::{Html, IntoResponse, Response},
 };
-use serde_json::json;
 
 use crate::{
+    error::Code,
     graphql::{AppSchema, RequestMeta, documents, limits::MAX_BATCH},
-    http::caller::Caller,
+    http::{
+        caller::Caller,
+        error::{ErrorResponse, GraphqlRefusal},
+    },
     state::AppState,
 };
 
-fn graphql_error(status: StatusCode, code: &str, message: &str) -> Response {
-    (
-        status,
-        Json(json!({ "errors": [{ "message": message, "extensions": { "code": code } }] })),
-    )
-        .into_response()
+fn refuse(refusal: ErrorResponse) -> Response {
+    GraphqlRefusal(refusal).into_response()
+}
+
+fn bad_request(message: impl Into<String>) -> Response {
+    refuse(ErrorResponse::new(Code::BadUserInput, message))
 }
 
 fn respond(response: async_graphql::BatchResponse) -> Response {
@@ -46,27 +49,12 @@ pub async fn post(
 ) -> Response {
     let bytes = match body {
         Ok(bytes) => bytes,
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return graphql_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "PAYLOAD_TOO_LARGE",
-                "The request body is too large (64 KiB at most)",
-            );
-        }
-        Err(_) => {
-            return graphql_error(
-                StatusCode::BAD_REQUEST,
-                "BAD_USER_INPUT",
-                "The request body could not be read",
-            );
-        }
+        Err(rejection) => return refuse(rejection.into()),
     };
     let batch: BatchRequest = match serde_json::from_slice(&bytes) {
         Ok(batch) => batch,
         Err(_) => {
-            return graphql_error(
-                StatusCode::BAD_REQUEST,
-                "BAD_USER_INPUT",
+            return bad_request(
                 "The request body must be a GraphQL request in JSON: {\"query\": \"…\", \"variables\": {…}}",
             );
         }
@@ -84,11 +72,7 @@ pub async fn post(
     let response = match batch {
         BatchRequest::Single(request) => BatchResponse::Single(execute(request).await),
         BatchRequest::Batch(requests) if requests.len() > MAX_BATCH => {
-            return graphql_error(
-                StatusCode::BAD_REQUEST,
-                "BAD_USER_INPUT",
-                &format!("At most {MAX_BATCH} operations per batch"),
-            );
+            return bad_request(format!("At most {MAX_BATCH} operations per batch"));
         }
         BatchRequest::Batch(requests) => {
             // One after another, as the schema's own batch execution does.
@@ -129,11 +113,7 @@ pub async fn get(
     let request = match async_graphql::http::parse_query_string(query.as_deref().unwrap_or_default()) {
         Ok(request) if !request.query.trim().is_empty() => request,
         _ => {
-            return graphql_error(
-                StatusCode::BAD_REQUEST,
-                "BAD_USER_INPUT",
-                "Pass the query as ?query=…",
-            );
+            return bad_request("Pass the query as ?query=…");
         }
     };
     let mut request = match documents::prepare(request) {
@@ -146,11 +126,7 @@ pub async fn get(
         DocumentOperations::Multiple(ops) => ops.values().any(|op| op.node.ty != OperationType::Query),
     });
     if is_mutation {
-        return graphql_error(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "BAD_USER_INPUT",
-            "Mutations must be sent with POST",
-        );
+        return refuse(ErrorResponse::wrong_method("Mutations must be sent with POST"));
     }
     let meta = RequestMeta::new(
         caller.token.clone(),

@@ -14,7 +14,7 @@ use std::{
 use axum::{
     Router,
     extract::{MatchedPath, Request},
-    http::{HeaderName, HeaderValue, Method, StatusCode, header},
+    http::{HeaderName, HeaderValue, Method, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
@@ -232,9 +232,6 @@ pub async fn api_not_found() -> ErrorResponse {
     ErrorResponse::new(Code::NotFound, "There is no API endpoint at this path")
 }
 
-pub async fn api_method_not_allowed() -> Response {
-    let mut response =
-        ErrorResponse::new(Code::BadUserInput, "This method is not allowed on this path").into_response();
-    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
-    response
+pub async fn api_method_not_allowed() -> ErrorResponse {
+    ErrorResponse::wrong_method("This method is not allowed on this path")
 }

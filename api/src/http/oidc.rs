@@ -316,7 +316,7 @@ async fn revoke(
         token::revoke(&state, &client, &token).await
     };
     match result.await {
-        Ok(()) => no_store(axum::http::StatusCode::OK.into_response()),
+        Ok(()) => no_store(().into_response()),
         Err(err) => err.into_response(),
     }
 }

@@ -11,7 +11,7 @@ use std::{collections::HashMap, convert::Infallible, path::Path, sync::Arc};
 use axum::{
     body::{Body, Bytes},
     extract::Request,
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::MethodRouter,
 };
@@ -20,8 +20,8 @@ use serde_json::json;
 use tower::{ServiceExt, service_fn, util::BoxCloneSyncService};
 use tower_http::services::ServeDir;
 
-use super::middleware::CSP;
-use crate::{accounts::cookie, config::Config, html::escape};
+use super::{error::status, middleware::CSP};
+use crate::{accounts::cookie, config::Config, error::Code, html::escape};
 
 const PLACEHOLDER: &str = "<!--APP_CONFIG-->";
 /// Where the build writes the prerendered pages; never served as files.
@@ -56,14 +56,16 @@ impl Page {
         }
     }
 
-    fn response(&self, status: StatusCode, headers: &HeaderMap) -> Response {
+    fn response(&self, found: bool, headers: &HeaderMap) -> Response {
         let body = if super::caller::cookie(headers, cookie::NAME).is_some() {
             self.signed_in.clone()
         } else {
             self.visitor.clone()
         };
         let mut response = Response::new(Body::from(body));
-        *response.status_mut() = status;
+        if !found {
+            *response.status_mut() = status(Code::NotFound);
+        }
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,
@@ -141,28 +143,28 @@ impl Pages {
         }
     }
 
-    /// The page and status for `path`.
-    fn for_path(&self, path: &str) -> (&Page, StatusCode) {
+    /// The page for `path`, and whether the site has that page (the 404 page when not).
+    fn for_path(&self, path: &str) -> (&Page, bool) {
         let path = if path.len() > 1 {
             path.trim_end_matches('/')
         } else {
             path
         };
         if let Some(page) = self.routes.get(path) {
-            return (page, StatusCode::OK);
+            return (page, true);
         }
         let pattern = self.patterns.iter().find(|(prefix, _)| {
             path.strip_prefix(prefix.as_str())
                 .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
         });
         if let Some((_, page)) = pattern {
-            return (page, StatusCode::OK);
+            return (page, true);
         }
         if is_site_route(path) {
-            (&self.shell, StatusCode::OK)
+            (&self.shell, true)
         } else {
             // The browser's router shows the same 404 page for a path it has no route for.
-            (&self.not_found, StatusCode::NOT_FOUND)
+            (&self.not_found, false)
         }
     }
 }
@@ -186,8 +188,8 @@ impl Site {
         let fallback = service_fn(move |request: Request| {
             let pages = pages.clone();
             async move {
-                let (page, status) = pages.for_path(request.uri().path());
-                Ok::<_, Infallible>(page.response(status, request.headers()))
+                let (page, found) = pages.for_path(request.uri().path());
+                Ok::<_, Infallible>(page.response(found, request.headers()))
             }
         });
         let files = ServeDir::new(&self.dir)
@@ -207,7 +209,7 @@ impl Site {
                     return fallback.oneshot(request).await;
                 }
                 let mut response = files.oneshot(request).await.map(IntoResponse::into_response)?;
-                if response.status() == StatusCode::OK && path.starts_with("/assets/") {
+                if response.status().is_success() && path.starts_with("/assets/") {
                     response.headers_mut().insert(
                         header::CACHE_CONTROL,
                         HeaderValue::from_static("public, max-age=31536000, immutable"),

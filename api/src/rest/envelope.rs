@@ -3,9 +3,13 @@
 
 use axum::{
     Json,
-    http::{HeaderValue, StatusCode, header::SET_COOKIE},
+    http::{HeaderValue, header::SET_COOKIE},
     response::{IntoResponse, Response},
 };
+use std::borrow::Cow;
+
+use crate::http::error::success_status;
+
 #[derive(serde::Serialize)]
 struct Success<'a, T> {
     success: bool,
@@ -30,21 +34,22 @@ pub fn data_json<T: serde::Serialize>(data: &T) -> serde_json::Result<Vec<u8>> {
 /// What a REST handler answers: a success, or the error the one mapping turns into HTTP.
 pub type Answer<T = ()> = Result<Reply<T>, crate::http::error::ErrorResponse>;
 
-/// A REST success: a status, the message, the typed `data`, and the cookies it sets.
+/// A REST success: whether it made something (201), the message, the typed `data`, and the
+/// cookies it sets.
 #[must_use]
 pub struct Reply<T = ()> {
-    status: StatusCode,
-    message: Option<&'static str>,
+    created: bool,
+    message: Option<Cow<'static, str>>,
     data: Option<T>,
     cookies: Vec<String>,
 }
 
 impl Reply {
     /// A success whose only content is its message.
-    pub fn message(message: &'static str) -> Self {
+    pub fn message(message: impl Into<Cow<'static, str>>) -> Self {
         Self {
-            status: StatusCode::OK,
-            message: Some(message),
+            created: false,
+            message: Some(message.into()),
             data: None,
             cookies: Vec::new(),
         }
@@ -55,20 +60,20 @@ impl<T: serde::Serialize> Reply<T> {
     /// A success carrying `data`.
     pub fn data(data: T) -> Self {
         Self {
-            status: StatusCode::OK,
+            created: false,
             message: None,
             data: Some(data),
             cookies: Vec::new(),
         }
     }
 
-    pub fn with_message(mut self, message: &'static str) -> Self {
-        self.message = Some(message);
+    pub fn with_message(mut self, message: impl Into<Cow<'static, str>>) -> Self {
+        self.message = Some(message.into());
         self
     }
 
     pub fn created(mut self) -> Self {
-        self.status = StatusCode::CREATED;
+        self.created = true;
         self
     }
 
@@ -82,10 +87,10 @@ impl<T: serde::Serialize> IntoResponse for Reply<T> {
     fn into_response(self) -> Response {
         let body = Success {
             success: true,
-            message: self.message,
+            message: self.message.as_deref(),
             data: self.data.as_ref(),
         };
-        let mut response = (self.status, Json(body)).into_response();
+        let mut response = (success_status(self.created), Json(body)).into_response();
         for cookie in self.cookies {
             match HeaderValue::from_str(&cookie) {
                 Ok(value) => {

@@ -7,18 +7,30 @@ pub mod envelope;
 pub mod input;
 pub mod news;
 pub mod openapi;
+pub mod routes;
 
-use axum::{Router, extract::DefaultBodyLimit, routing::get};
+use std::sync::Arc;
+
+use axum::{Json, Router, extract::DefaultBodyLimit, routing::get};
+
+use serde_json::Value;
 
 use crate::state::AppState;
 
 /// Bodies above this are refused with 413 before they are read whole.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// Every feature's routes, and `GET /openapi.json` describing them.
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .merge(accounts::router())
-        .merge(news::router())
-        .route("/openapi.json", get(openapi::serve))
+    let (router, paths) = accounts::routes().merge(news::routes()).into_parts();
+    let document = Arc::new(openapi::document(paths));
+    router
+        .route(
+            "/openapi.json",
+            get(move || {
+                let document = document.clone();
+                async move { Json(Value::clone(&document)) }
+            }),
+        )
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }

@@ -1,18 +1,19 @@
 //! `/news` and `/news/{id}`.
 
 use axum::{
-    Router,
     body::Bytes,
     extract::{Path, Query, State},
     http::header,
     response::{IntoResponse, Response},
-    routing::get,
 };
 use serde::Deserialize;
+use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply, data_json},
     input::Input,
+    openapi::{item_data, nullable_string, object, ok, operation},
+    routes::Routes,
 };
 use crate::{
     accounts::sessions::{self, Viewer},
@@ -25,10 +26,43 @@ use crate::{
     state::AppState,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/news", get(list).post(create))
-        .route("/news/{id}", get(item).put(update).delete(remove))
+/// The routes of news: path, handler and OpenAPI entry.
+pub fn routes() -> Routes {
+    let fields = || {
+        object(
+            &[
+                ("title", json!({ "type": "string", "maxLength": 200 })),
+                ("summary", json!({ "type": "string", "maxLength": 500 })),
+                ("body", json!({ "type": "string", "maxLength": 20000 })),
+                ("imageUrl", nullable_string()),
+                ("published", json!({ "type": "boolean" })),
+            ],
+            &[],
+        )
+    };
+    let admins_only = ("403", "Only admins can manage news");
+    let not_found = ("404", "News item not found");
+    Routes::new()
+        .get("/news", list, operation("Published news, newest first (drafts too for admins)")
+            .param(json!({ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 50, "default": 20 } }))
+            .param(json!({ "name": "cursor", "in": "query", "schema": { "type": "string" } }))
+            .answers(("200", ok("A page", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/NewsItem" } })), ("nextCursor", nullable_string())], &["items", "nextCursor"])))), &[("400", "Bad limit or cursor")]))
+        .post("/news", create, operation("Create a news item (admins)")
+            .signed_in()
+            .body(fields())
+            .answers(("201", ok("News item created", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), admins_only]))
+        .get("/news/{id}", item, operation("One news item")
+            .path_param("id")
+            .answers(("200", ok("The item", Some(item_data()))), &[not_found]))
+        .put("/news/{id}", update, operation("Change a news item (admins); fields left out stay")
+            .signed_in()
+            .path_param("id")
+            .body(fields())
+            .answers(("200", ok("News item updated", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), admins_only, not_found]))
+        .delete("/news/{id}", remove, operation("Delete a news item (admins)")
+            .signed_in()
+            .path_param("id")
+            .answers(("200", ok("News item deleted", None)), &[("401", "Not signed in"), admins_only, not_found]))
 }
 
 #[derive(Deserialize)]

@@ -1,26 +1,80 @@
 //! `GET /api/openapi.json`: the REST adapter described in OpenAPI 3.1, for integrators and
-//! for tools such as schemathesis. A test checks that it lists exactly the adapter's routes.
+//! for tools such as schemathesis. Each route's [`Operation`] sits beside its handler in its
+//! feature's table ([`super::routes::Routes`]); this module has the pieces they are written
+//! with and the document's common parts.
 
-use std::sync::LazyLock;
+use serde_json::{Map, Value, json};
 
-use axum::Json;
-use serde_json::{Value, json};
+/// One route's entry: its summary, body, parameters, security and answers.
+#[must_use]
+pub struct Operation(Map<String, Value>);
 
-static DOCUMENT: LazyLock<Value> = LazyLock::new(|| with_common_answers(document()));
-
-pub async fn serve() -> Json<Value> {
-    Json(DOCUMENT.clone())
+/// A route's entry, starting with what it does.
+pub fn operation(summary: &str) -> Operation {
+    let mut fields = Map::new();
+    fields.insert("summary".to_owned(), Value::from(summary));
+    Operation(fields)
 }
 
-fn string() -> Value {
+impl Operation {
+    /// The JSON body it reads.
+    pub fn body(mut self, schema: Value) -> Self {
+        self.0.insert(
+            "requestBody".to_owned(),
+            json!({ "required": true, "content": { "application/json": { "schema": schema } } }),
+        );
+        self
+    }
+
+    /// It needs a session: the bearer token or the cookie.
+    pub fn signed_in(mut self) -> Self {
+        self.0
+            .insert("security".to_owned(), json!([{ "bearer": [] }, { "cookie": [] }]));
+        self
+    }
+
+    /// A `{name}` segment of its path.
+    pub fn path_param(self, name: &str) -> Self {
+        self.param(json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } }))
+    }
+
+    /// A parameter of any kind (a query string's).
+    pub fn param(mut self, param: Value) -> Self {
+        let params = self
+            .0
+            .entry("parameters")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(params) = params {
+            params.push(param);
+        }
+        self
+    }
+
+    /// Its success (status and envelope) and the failures particular to it.
+    pub fn answers(mut self, success: (&str, Value), errors: &[(&str, &str)]) -> Self {
+        let mut map = Map::new();
+        map.insert(success.0.to_owned(), success.1);
+        for (status, description) in errors {
+            map.insert((*status).to_owned(), error(description));
+        }
+        self.0.insert("responses".to_owned(), Value::Object(map));
+        self
+    }
+
+    pub(super) fn into_value(self) -> Value {
+        Value::Object(self.0)
+    }
+}
+
+pub fn string() -> Value {
     json!({ "type": "string" })
 }
 
-fn nullable_string() -> Value {
+pub fn nullable_string() -> Value {
     json!({ "type": ["string", "null"] })
 }
 
-fn object(properties: &[(&str, Value)], required: &[&str]) -> Value {
+pub fn object(properties: &[(&str, Value)], required: &[&str]) -> Value {
     let props: serde_json::Map<String, Value> = properties
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
@@ -28,12 +82,8 @@ fn object(properties: &[(&str, Value)], required: &[&str]) -> Value {
     json!({ "type": "object", "properties": props, "required": required })
 }
 
-fn body(schema: Value) -> Value {
-    json!({ "required": true, "content": { "application/json": { "schema": schema } } })
-}
-
 /// A success envelope carrying `data` of this schema (or no data).
-fn ok(description: &str, data: Option<Value>) -> Value {
+pub fn ok(description: &str, data: Option<Value>) -> Value {
     let mut props = vec![("success", json!({ "const": true })), ("message", string())];
     if let Some(data) = data {
         props.push(("data", data));
@@ -45,16 +95,7 @@ fn error(description: &str) -> Value {
     json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } })
 }
 
-fn responses(success: (&str, Value), errors: &[(&str, &str)]) -> Value {
-    let mut map = serde_json::Map::new();
-    map.insert(success.0.to_owned(), success.1);
-    for (status, description) in errors {
-        map.insert((*status).to_owned(), error(description));
-    }
-    Value::Object(map)
-}
-
-fn user_data() -> Value {
+pub fn user_data() -> Value {
     object(
         &[("user", json!({ "$ref": "#/components/schemas/User" }))],
         &["user"],
@@ -62,7 +103,7 @@ fn user_data() -> Value {
 }
 
 /// A first sign-in step: a session, or the two-factor challenge.
-fn sign_in_data() -> Value {
+pub fn sign_in_data() -> Value {
     json!({ "oneOf": [
         session_data(),
         object(
@@ -75,7 +116,7 @@ fn sign_in_data() -> Value {
     ] })
 }
 
-fn session_data() -> Value {
+pub fn session_data() -> Value {
     object(
         &[
             ("user", json!({ "$ref": "#/components/schemas/User" })),
@@ -85,7 +126,7 @@ fn session_data() -> Value {
     )
 }
 
-fn item_data() -> Value {
+pub fn item_data() -> Value {
     object(
         &[("item", json!({ "$ref": "#/components/schemas/NewsItem" }))],
         &["item"],
@@ -96,10 +137,7 @@ fn item_data() -> Value {
 /// unreachable database or a full hashing queue (503) anywhere; a malformed body (400), one
 /// over 64 KiB (413), one that is not JSON (415) and a cookie write from another site (403) on
 /// every write.
-fn with_common_answers(mut document: Value) -> Value {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return document;
-    };
+fn with_common_answers(paths: &mut Map<String, Value>) {
     for operations in paths.values_mut().filter_map(Value::as_object_mut) {
         for (method, operation) in operations.iter_mut() {
             let write = matches!(method.as_str(), "post" | "put" | "delete");
@@ -127,26 +165,11 @@ fn with_common_answers(mut document: Value) -> Value {
             }
         }
     }
-    document
 }
 
-fn path_param(name: &str) -> Value {
-    json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } })
-}
-
-fn document() -> Value {
-    let email = object(&[("email", string())], &["email"]);
-    let news_fields = object(
-        &[
-            ("title", json!({ "type": "string", "maxLength": 200 })),
-            ("summary", json!({ "type": "string", "maxLength": 500 })),
-            ("body", json!({ "type": "string", "maxLength": 20000 })),
-            ("imageUrl", nullable_string()),
-            ("published", json!({ "type": "boolean" })),
-        ],
-        &[],
-    );
-    let bearer = json!([{ "bearer": [] }, { "cookie": [] }]);
+/// The whole document, around the features' `paths`.
+pub fn document(mut paths: Map<String, Value>) -> Value {
+    with_common_answers(&mut paths);
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -155,165 +178,7 @@ fn document() -> Value {
             "description": "Every body is an envelope: {success, message, data} or {success: false, message, code, errors}. The same operations are available in GraphQL at /api/graphql."
         },
         "servers": [{ "url": "/api" }],
-        "paths": {
-            "/auth/register": { "post": {
-                "summary": "Register an account (pending until its email is verified)",
-                "requestBody": body(object(&[("name", string()), ("email", string()), ("countryCode", string()), ("phone", string()), ("password", string()), ("role", json!({ "enum": ["career", "campus", "hire"] }))], &["name", "email", "countryCode", "phone", "password", "role"])),
-                "responses": responses(("201", ok("Registered successfully", Some(user_data()))), &[("400", "Field errors"), ("409", "An account with this email already exists")])
-            }},
-            "/auth/send-otp-email": { "post": {
-                "summary": "Mail a verification code",
-                "requestBody": body(email.clone()),
-                "responses": responses(("200", ok("OTP sent to your email", None)), &[("400", "Field errors"), ("429", "Within the 60 s cooldown (Retry-After)")])
-            }},
-            "/auth/verify-otp-email": { "post": {
-                "summary": "Verify the email with its code and sign in",
-                "requestBody": body(object(&[("email", string()), ("otp", string())], &["email", "otp"])),
-                "responses": responses(("200", ok("Email verified successfully!", Some(session_data()))), &[("400", "Invalid OTP"), ("410", "OTP expired. Please request a new one."), ("429", "Too many wrong codes")])
-            }},
-            "/auth/login": { "post": {
-                "summary": "Sign in with email and password",
-                "requestBody": body(object(&[("email", string()), ("password", string())], &["email", "password"])),
-                "responses": responses(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Field errors"), ("401", "Invalid email or password"), ("403", "Please verify your email before signing in"), ("429", "Too many failed sign-in attempts")])
-            }},
-            "/auth/login/two-factor": { "post": {
-                "summary": "Complete a sign-in that asked for two-factor, with an authenticator code or an unused recovery code",
-                "requestBody": body(object(&[("challenge", string()), ("code", string())], &["challenge", "code"])),
-                "responses": responses(("200", ok("Logged in successfully", Some(session_data()))), &[("400", "Invalid code, or field errors"), ("410", "The challenge is unknown, used or expired"), ("429", "Too many wrong codes, or too many failed sign-in attempts")])
-            }},
-            "/auth/google-login": { "post": {
-                "summary": "Sign in with a Google ID token",
-                "requestBody": body(object(&[("idToken", string())], &["idToken"])),
-                "responses": responses(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("401", "Invalid Google token"), ("404", "No account found for this Google email. Please register first.")])
-            }},
-            "/auth/google-register": { "post": {
-                "summary": "Register with a Google ID token (or sign in when the account exists: 200)",
-                "requestBody": body(object(&[("idToken", string()), ("role", json!({ "enum": ["career", "campus", "hire"] }))], &["idToken", "role"])),
-                "responses": responses(("201", ok("Registered successfully", Some(sign_in_data()))), &[("400", "Bad role"), ("401", "Invalid Google token")])
-            }},
-            "/auth/logout": { "post": {
-                "summary": "End this session and clear the cookie (idempotent)",
-                "responses": responses(("200", ok("Logged out successfully", None)), &[])
-            }},
-            "/auth/verify": { "get": {
-                "summary": "The signed-in account",
-                "security": bearer,
-                "responses": responses(("200", ok("Signed in", Some(user_data()))), &[("401", "Session expired or unauthorized")])
-            }},
-            "/auth/forgot-password": { "post": {
-                "summary": "Mail a reset link when the account exists (same answer either way)",
-                "requestBody": body(email),
-                "responses": responses(("200", ok("If an account exists for this email, a reset link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")])
-            }},
-            "/auth/reset-password/{token}": { "post": {
-                "summary": "Set a new password with a reset link's token; every session ends",
-                "parameters": [path_param("token")],
-                "requestBody": body(object(&[("password", string())], &["password"])),
-                "responses": responses(("200", ok("Password reset successfully", None)), &[("400", "Reset link is invalid, or the password rule"), ("410", "Reset link has expired")])
-            }},
-            "/users/profile": {
-                "get": {
-                    "summary": "The signed-in account's profile",
-                    "security": bearer,
-                    "responses": responses(("200", ok("The profile", Some(user_data()))), &[("401", "Session expired or unauthorized")])
-                },
-                "put": {
-                    "summary": "Change the profile (not email, role or status); fields left out stay",
-                    "security": bearer,
-                    "requestBody": body(json!({ "$ref": "#/components/schemas/ProfileUpdate" })),
-                    "responses": responses(("200", ok("Profile updated", Some(user_data()))), &[("400", "Field errors"), ("401", "Session expired or unauthorized")])
-                }
-            },
-            "/users/password": { "put": {
-                "summary": "Change the password (the reset rule); every other session ends, this one stays",
-                "security": bearer,
-                "requestBody": body(object(&[("currentPassword", string()), ("password", string()), ("confirmPassword", string())], &["password", "confirmPassword"])),
-                "responses": responses(("200", ok("Password changed", None)), &[("400", "Field errors, or Current password is incorrect"), ("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: a first password needs a recent sign-in"), ("429", "Too many failed sign-in attempts")])
-            }},
-            "/users/sessions": {
-                "get": {
-                    "summary": "The signed-in account's live sessions, this one first",
-                    "security": bearer,
-                    "responses": responses(("200", ok("The sessions", Some(object(&[("sessions", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Session" } }))], &["sessions"])))), &[("401", "Session expired or unauthorized")])
-                },
-                "delete": {
-                    "summary": "Sign out every session but this one",
-                    "security": bearer,
-                    "responses": responses(("200", ok("Other sessions signed out", None)), &[("401", "Session expired or unauthorized")])
-                }
-            },
-            "/users/sessions/{id}": { "delete": {
-                "summary": "Sign out one session; its token is refused at once",
-                "security": bearer,
-                "parameters": [path_param("id")],
-                "responses": responses(("200", ok("Session signed out", None)), &[("401", "Session expired or unauthorized"), ("404", "Session not found")])
-            }},
-            "/users/two-factor/setup": { "post": {
-                "summary": "Start two-factor enrolment: a new secret for the authenticator app",
-                "security": bearer,
-                "responses": responses(("200", ok("The secret", Some(object(&[("setup", object(&[("secret", string()), ("otpauthUri", string())], &["secret", "otpauthUri"]))], &["setup"])))), &[("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first"), ("409", "Two-factor sign-in is already on")])
-            }},
-            "/users/two-factor/confirm": { "post": {
-                "summary": "Turn two-factor on with a first code; answers with ten recovery codes, shown once",
-                "security": bearer,
-                "requestBody": body(object(&[("code", string())], &["code"])),
-                "responses": responses(("200", ok("Two-factor sign-in is on", Some(object(&[("recoveryCodes", json!({ "type": "array", "items": string() }))], &["recoveryCodes"])))), &[("400", "Invalid code, or setup not started"), ("401", "Session expired or unauthorized"), ("409", "Two-factor sign-in is already on"), ("429", "Too many failed sign-in attempts")])
-            }},
-            "/users/two-factor/disable": { "post": {
-                "summary": "Turn two-factor off with the password and a code",
-                "security": bearer,
-                "requestBody": body(object(&[("password", string()), ("code", string())], &["code"])),
-                "responses": responses(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), ("401", "Session expired or unauthorized"), ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first"), ("429", "Too many failed sign-in attempts")])
-            }},
-            "/auth/reauthenticate": { "post": {
-                "summary": "Confirm it's you (password or second-factor code) before a sensitive change",
-                "security": bearer,
-                "requestBody": body(object(&[("password", string()), ("code", string())], &[])),
-                "responses": responses(("200", ok("Thanks, it's you", None)), &[("400", "Field errors"), ("401", "Session expired or unauthorized"), ("429", "Too many failed attempts")])
-            }},
-            "/users/{id}": { "delete": {
-                "summary": "Delete an account: your own, or any as an admin",
-                "security": bearer,
-                "parameters": [path_param("id")],
-                "responses": responses(("200", ok("Account deleted", None)), &[("401", "Not signed in"), ("403", "Not yours, or REAUTHENTICATION_REQUIRED: confirm it's you first"), ("404", "User not found")])
-            }},
-            "/news": {
-                "get": {
-                    "summary": "Published news, newest first (drafts too for admins)",
-                    "parameters": [
-                        { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 50, "default": 20 } },
-                        { "name": "cursor", "in": "query", "schema": { "type": "string" } }
-                    ],
-                    "responses": responses(("200", ok("A page", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/NewsItem" } })), ("nextCursor", nullable_string())], &["items", "nextCursor"])))), &[("400", "Bad limit or cursor")])
-                },
-                "post": {
-                    "summary": "Create a news item (admins)",
-                    "security": bearer,
-                    "requestBody": body(news_fields.clone()),
-                    "responses": responses(("201", ok("News item created", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), ("403", "Only admins can manage news")])
-                }
-            },
-            "/news/{id}": {
-                "get": {
-                    "summary": "One news item",
-                    "parameters": [path_param("id")],
-                    "responses": responses(("200", ok("The item", Some(item_data()))), &[("404", "News item not found")])
-                },
-                "put": {
-                    "summary": "Change a news item (admins); fields left out stay",
-                    "security": bearer,
-                    "parameters": [path_param("id")],
-                    "requestBody": body(news_fields),
-                    "responses": responses(("200", ok("News item updated", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), ("403", "Only admins can manage news"), ("404", "News item not found")])
-                },
-                "delete": {
-                    "summary": "Delete a news item (admins)",
-                    "security": bearer,
-                    "parameters": [path_param("id")],
-                    "responses": responses(("200", ok("News item deleted", None)), &[("401", "Not signed in"), ("403", "Only admins can manage news"), ("404", "News item not found")])
-                }
-            }
-        },
+        "paths": paths,
         "components": {
             "securitySchemes": {
                 "bearer": { "type": "http", "scheme": "bearer", "bearerFormat": "JWT" },
