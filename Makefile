@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -74,10 +74,17 @@ e2e: build-client
 	cargo test --workspace --no-run -q
 	npm --prefix client run e2e
 
-## Hot calls, hashing and memory beside the peer; then Lighthouse on the five public routes.
+## Hot calls, hashing and memory beside the peer; organizations at size; then Lighthouse on the
+## five public routes.
 bench: build-client
 	./bench/run.sh
+	$(MAKE) --no-print-directory bench-organizations
 	./bench/lighthouse.sh
+
+## The members page and a 500-address invitation: 10 members against 10,000 (both databases).
+bench-organizations:
+	DATABASE=sqlite ./bench/organizations.sh
+	DATABASE=postgres ./bench/organizations.sh
 
 ## Lighthouse (mobile, Debian's Chromium) on /, /login, /register, /platforms/hire and /about.
 bench-lighthouse: build-client

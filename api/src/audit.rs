@@ -55,6 +55,15 @@ pub enum Kind {
     NewsCreated,
     NewsUpdated,
     NewsDeleted,
+    OrganizationCreated,
+    OrganizationUpdated,
+    OrganizationDeleted,
+    OrganizationMemberChanged,
+    OrganizationMemberRemoved,
+    OrganizationLeft,
+    OrganizationInvited,
+    OrganizationInvitationRevoked,
+    OrganizationJoined,
 }
 
 impl Kind {
@@ -91,6 +100,15 @@ impl Kind {
             Self::NewsCreated => "news_created",
             Self::NewsUpdated => "news_updated",
             Self::NewsDeleted => "news_deleted",
+            Self::OrganizationCreated => "organization_created",
+            Self::OrganizationUpdated => "organization_updated",
+            Self::OrganizationDeleted => "organization_deleted",
+            Self::OrganizationMemberChanged => "organization_member_changed",
+            Self::OrganizationMemberRemoved => "organization_member_removed",
+            Self::OrganizationLeft => "organization_left",
+            Self::OrganizationInvited => "organization_invited",
+            Self::OrganizationInvitationRevoked => "organization_invitation_revoked",
+            Self::OrganizationJoined => "organization_joined",
         }
     }
 }

@@ -147,6 +147,12 @@ pub enum Error {
     /// An admin's action; the message names it ("Only admins can manage news").
     #[error("{0}")]
     AdminsOnly(&'static str),
+    /// A change that would leave an organization without an owner.
+    #[error("An organization needs at least one owner")]
+    LastOwner,
+    /// Invitations past an organization's seat limit (members plus pending invitations).
+    #[error("Seat limit reached")]
+    SeatLimitReached,
     #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
@@ -178,7 +184,7 @@ impl Error {
             }
             Self::ReauthenticationRequired => Code::ReauthenticationRequired,
             Self::NotFound(_) => Code::NotFound,
-            Self::Conflict(_) | Self::EmailTaken => Code::Conflict,
+            Self::Conflict(_) | Self::EmailTaken | Self::LastOwner | Self::SeatLimitReached => Code::Conflict,
             Self::Expired(_) | Self::CodeExpired | Self::ChallengeExpired | Self::ResetLinkExpired => {
                 Code::TokenExpired
             }

@@ -40,6 +40,10 @@ pub mod mail;
 pub mod news;
 /// Talent Suite as an OpenID Provider for the platforms and partner applications.
 pub mod oidc;
+/// Organizations: Hire teams and Campus institutes, their members and invitations.
+pub mod organizations;
+/// The limit and cursor of a paged list, checked.
+pub mod paging;
 /// A field of a partial update: unchanged, cleared or set.
 pub mod patch;
 /// Limits shared by every instance through the database.

@@ -9,6 +9,7 @@ mod m20261125_000003_two_factor;
 mod m20261125_000004_openid_provider;
 mod m20261125_000005_news_admin_order;
 mod m20261126_000006_reauthentication;
+mod m20261126_000007_organizations;
 
 pub struct Migrator;
 
@@ -22,6 +23,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000004_openid_provider::Migration),
             Box::new(m20261125_000005_news_admin_order::Migration),
             Box::new(m20261126_000006_reauthentication::Migration),
+            Box::new(m20261126_000007_organizations::Migration),
         ]
     }
 }

@@ -1,7 +1,7 @@
 //! Account deletion: by the person themself or by an admin.
 
 use entity::users;
-use sea_orm::EntityTrait;
+use sea_orm::{EntityTrait, TransactionTrait};
 use uuid::Uuid;
 
 use super::sessions::Viewer;
@@ -30,7 +30,11 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     viewer.require_recent_sign_in()?;
     crate::oidc::backchannel::sessions_ending(&ctx.db, crate::oidc::backchannel::user_sessions(id, None))
         .await?;
-    let deleted = users::Entity::delete_by_id(id).exec(&ctx.db).await?;
+    // An organization it alone owns passes to its longest-standing admin or member.
+    let txn = ctx.db.begin().await?;
+    crate::organizations::members::hand_over(&txn, id).await?;
+    let deleted = users::Entity::delete_by_id(id).exec(&txn).await?;
+    txn.commit().await?;
     ctx.backchannel_ready.notify_one();
     if deleted.rows_affected == 0 {
         return Err(not_found());

@@ -174,7 +174,12 @@ pub async fn update(
     }
     errors.into_result()?;
     row.updated_at = Set(Utc::now());
-    Ok(row.update(db).await?)
+    let renamed = row.name.is_set();
+    let user = row.update(db).await?;
+    if renamed {
+        crate::organizations::members::renamed(db, user.id, &user.name).await?;
+    }
+    Ok(user)
 }
 
 /// An optional text field: `Some(new value)` when it changes, recording a length error.

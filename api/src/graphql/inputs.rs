@@ -16,6 +16,7 @@ use crate::{
     },
     google::sign_in::{GoogleLoginForm, GoogleRegisterForm},
     news::{NewsForm, NewsPatch},
+    organizations::{CreateForm, UpdateForm, invitations::InviteForm},
     patch::Patch,
 };
 
@@ -192,5 +193,31 @@ input!(
         body: Option<String>,
         image_url: MaybeUndefined<String>,
         published: Option<bool>,
+    }
+);
+input!(
+    /// A new organization; the slug is made from the name when left out.
+    CreateOrganizationInput => CreateForm {
+        name: Option<String>,
+        /// Lowercase letters, digits and hyphens (3-40).
+        slug: Option<String>,
+    }
+);
+input!(
+    /// A partial update: a field left out stays as it is.
+    UpdateOrganizationInput => UpdateForm {
+        name: Option<String>,
+        slug: Option<String>,
+        /// Site admins only; null is unlimited.
+        seat_limit: MaybeUndefined<i32>,
+    }
+);
+input!(
+    /// Who to invite, and as what.
+    InviteInput => InviteForm {
+        /// 1 to 500 addresses.
+        emails: Option<Vec<String>>,
+        /// member (the default), admin, or owner (owners only).
+        role: Option<String>,
     }
 );

@@ -9,6 +9,7 @@ pub mod inputs;
 pub mod limits;
 pub mod news;
 pub mod oidc;
+pub mod organizations;
 pub mod types;
 
 use std::sync::{
@@ -32,10 +33,16 @@ pub struct Query(
     news::NewsQuery,
     audit::AuditQuery,
     oidc::OidcQuery,
+    organizations::OrganizationsQuery,
 );
 
 #[derive(MergedObject, Default)]
-pub struct Mutation(accounts::AccountsMutation, news::NewsMutation, oidc::OidcMutation);
+pub struct Mutation(
+    accounts::AccountsMutation,
+    news::NewsMutation,
+    oidc::OidcMutation,
+    organizations::OrganizationsMutation,
+);
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;
 

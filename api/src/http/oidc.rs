@@ -154,6 +154,7 @@ async fn discovery(State(state): State<AppState>) -> Response {
                 "name",
                 "talent_role",
                 "sid",
+                "organizations",
             ]
             .iter()
             .map(|c| CoreClaimName::new((*c).to_owned()))

@@ -254,6 +254,7 @@ const PRIVATE_PAGES: &[&str] = &[
     "/verify-otp",
     "/profile",
     "/security",
+    "/organizations",
     "/hire",
     "/campus",
     "/career",
@@ -271,10 +272,12 @@ fn is_site_route(path: &str) -> bool {
     path == "/index.html"
         || PUBLIC_PAGES.contains(&path)
         || PRIVATE_PAGES.contains(&path)
-        || ["/reset-password/", "/news/"].iter().any(|prefix| {
-            path.strip_prefix(prefix)
-                .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
-        })
+        || ["/reset-password/", "/news/", "/organizations/", "/invitations/"]
+            .iter()
+            .any(|prefix| {
+                path.strip_prefix(prefix)
+                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+            })
 }
 
 /// `GET /robots.txt`: everything public may be crawled; account pages may not.
@@ -283,6 +286,8 @@ pub async fn robots(axum::extract::State(state): axum::extract::State<crate::sta
     for page in [
         "/profile",
         "/security",
+        "/organizations",
+        "/invitations/",
         "/verify-otp",
         "/reset-password",
         "/forgot-password",

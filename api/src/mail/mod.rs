@@ -4,7 +4,7 @@ pub mod worker;
 
 use chrono::{DateTime, Utc};
 use entity::mail_outbox;
-use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
 use uuid::Uuid;
 
 use crate::error::Result;
@@ -64,6 +64,7 @@ const GOOGLE_LINKED: Template = template!("google_linked");
 const NO_ACCOUNT: Template = template!("no_account");
 const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
 const PASSWORD_KNOWN: Template = template!("password_known");
+const INVITATION: Template = template!("invitation");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -199,6 +200,51 @@ pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link:
     )
 }
 
+/// An organization's name as a mail shows it: typed by its owner, so cut short, with control
+/// and direction-override characters dropped (HTML escaping comes on top).
+fn organization_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    cleaned
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(100)
+        .collect()
+}
+
+/// An invitation to join an organization; `link` is the single-use invitation page.
+/// `role` reads after "as": "a member", "an admin", "an owner".
+pub fn invitation(
+    app_name: &str,
+    to: &str,
+    inviter: &str,
+    organization: &str,
+    role: &str,
+    link: &str,
+    days: i64,
+) -> Mail {
+    let inviter = match greeting_name(inviter).as_str() {
+        "there" => "Someone".to_owned(),
+        name => name.to_owned(),
+    };
+    INVITATION.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("inviter", &inviter),
+            ("organization", &organization_name(organization)),
+            ("link", link),
+            ("days", &days.to_string()),
+            ("role", role),
+        ],
+    )
+}
+
 /// The answer to a reset request for an address with no account; `link` leads to register.
 pub fn no_account(app_name: &str, to: &str, link: &str) -> Mail {
     NO_ACCOUNT.render(to, &[("app_name", app_name), ("link", link)])
@@ -211,6 +257,21 @@ pub fn no_account(app_name: &str, to: &str, link: &str) -> Mail {
 /// On a database failure.
 pub async fn enqueue(db: &impl ConnectionTrait, mail: Mail) -> Result<()> {
     insert(db, mail, None).await
+}
+
+/// Writes many mails to the outbox in one statement, within the caller's transaction.
+///
+/// # Errors
+/// On a database failure.
+pub async fn enqueue_all(db: &impl ConnectionTrait, mails: Vec<Mail>) -> Result<()> {
+    if mails.is_empty() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    mail_outbox::Entity::insert_many(mails.into_iter().map(|mail| row(mail, None, now)))
+        .exec_without_returning(db)
+        .await?;
+    Ok(())
 }
 
 /// Does what [`enqueue`] does, but the row is born delivered and empty (no subject, no body):
@@ -230,7 +291,11 @@ pub async fn enqueue_nothing(db: &impl ConnectionTrait, mail: Mail) -> Result<()
 }
 
 async fn insert(db: &impl ConnectionTrait, mail: Mail, sent_at: Option<DateTime<Utc>>) -> Result<()> {
-    let now = Utc::now();
+    row(mail, sent_at, Utc::now()).insert(db).await?;
+    Ok(())
+}
+
+fn row(mail: Mail, sent_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> mail_outbox::ActiveModel {
     mail_outbox::ActiveModel {
         id: Set(Uuid::new_v4()),
         recipient: Set(mail.to),
@@ -246,9 +311,6 @@ async fn insert(db: &impl ConnectionTrait, mail: Mail, sent_at: Option<DateTime<
         user_id: Set(mail.user_id),
         secret_until: Set(mail.secret_until),
     }
-    .insert(db)
-    .await?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -261,6 +323,29 @@ mod tests {
         assert_eq!(mail.subject, "Your Talent Suite verification code: 123456");
         assert!(mail.text.contains("123456") && mail.html.contains("123456"));
         assert!(mail.text.contains("10 minutes"));
+    }
+
+    #[test]
+    fn an_invitation_escapes_the_organization_and_hides_a_link_posing_as_a_name() {
+        let mail = invitation(
+            "Talent Suite",
+            "a@b.io",
+            "Visit evil.example",
+            "<script>Acme</script>\u{202e}",
+            "an admin",
+            "http://main.test/invitations/t",
+            7,
+        );
+        assert_eq!(
+            mail.subject,
+            "You're invited to join <script>Acme</script> on Talent Suite"
+        );
+        assert!(
+            mail.html
+                .contains("Someone invited you to join &lt;script&gt;Acme&lt;/script&gt; on")
+        );
+        assert!(!mail.html.contains("<script>") && !mail.text.contains("evil"));
+        assert!(mail.text.contains("as an admin") && mail.text.contains("http://main.test/invitations/t"));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::{
     client::ClientInfo,
     context::Context,
     error::{Error, FieldErrors, Result},
+    paging::{PageRequest, page_request},
 };
 
 pub const MAX_TITLE: usize = 200;
@@ -76,28 +77,13 @@ pub async fn list(
     limit: Option<i32>,
     after: Option<&str>,
 ) -> Result<Page> {
-    let mut errors = FieldErrors::new();
-    let limit = limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=MAX_LIMIT).contains(&limit) {
-        errors.add(
-            "limit",
-            format!("limit must be a whole number from 1 to {MAX_LIMIT}"),
-        );
-    }
-    let after = match after.filter(|c| !c.is_empty()) {
-        Some(raw) => errors.check(
-            "cursor",
-            Cursor::decode(raw).ok_or_else(|| "Invalid cursor".to_owned()),
-        ),
-        None => None,
-    };
-    errors.into_result()?;
+    let PageRequest { limit, after } = page_request(limit, DEFAULT_LIMIT, MAX_LIMIT, after, Cursor::decode)?;
 
     let mut query = news::Entity::find()
         .find_also_related(users::Entity)
         .order_by_desc(news::Column::CreatedAt)
         .order_by_desc(news::Column::Id)
-        .limit(u64::try_from(limit).unwrap_or(20) + 1);
+        .limit(u64::try_from(limit + 1).unwrap_or(21));
     if !viewer_is_admin {
         query = query.filter(news::Column::Published.eq(true));
     }
@@ -116,8 +102,8 @@ pub async fn list(
         );
     }
     let mut items = query.all(&ctx.db).await?;
-    let has_more = items.len() > usize::try_from(limit).unwrap_or(20);
-    items.truncate(usize::try_from(limit).unwrap_or(20));
+    let has_more = items.len() > limit;
+    items.truncate(limit);
     let next_cursor = has_more
         .then(|| items.last().map(|(item, _)| Cursor::of(item).encode()))
         .flatten();

@@ -8,6 +8,7 @@
 
 pub mod authorize;
 pub mod backchannel;
+pub mod claims;
 pub mod clients;
 pub mod keys;
 pub mod logout;
@@ -26,7 +27,7 @@ pub const ACCESS_TTL: Duration = Duration::minutes(10);
 pub const REFRESH_TTL: Duration = Duration::days(30);
 
 /// The scopes a client may ask for.
-pub const SCOPES: [&str; 3] = ["openid", "email", "profile"];
+pub const SCOPES: [&str; 4] = ["openid", "email", "profile", "organizations"];
 
 /// Claims beyond OpenID Connect's standard ones, in ID tokens and userinfo.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -37,9 +38,23 @@ pub struct TalentClaims {
     /// The provider session, for back-channel logout.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sid: Option<String>,
+    /// With the `organizations` scope: each organization the person belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub organizations: Option<Vec<OrganizationClaim>>,
 }
 
 impl AdditionalClaims for TalentClaims {}
+
+/// One organization in the `organizations` claim.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct OrganizationClaim {
+    pub id: String,
+    pub name: String,
+    /// `hire` or `campus`.
+    pub kind: String,
+    /// `owner`, `admin` or `member`.
+    pub role: String,
+}
 
 /// Discovery fields the core metadata type leaves to extensions.
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -86,6 +86,7 @@ fn scope_words(scope: &str) -> &'static str {
     match scope {
         "openid" => "Know who you are on Talent Suite (your account id and role)",
         "email" => "See your email address",
+        "organizations" => "See your organizations and your role in each",
         _ => "See your name",
     }
 }

@@ -5,8 +5,7 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
 use entity::{oauth_codes, oauth_tokens, sessions, users};
 use openidconnect::{
-    AccessToken, Audience, AuthorizationCode, EndUserEmail, EndUserName, IdToken, IdTokenClaims, IssuerUrl,
-    LocalizedClaim, Nonce, StandardClaims, SubjectIdentifier, UserInfoClaims,
+    AccessToken, Audience, AuthorizationCode, IdToken, IdTokenClaims, IssuerUrl, Nonce, UserInfoClaims,
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
 use sea_orm::{
@@ -17,7 +16,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::{
-    ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims,
+    ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims, claims,
     clients::Client,
     keys::{self, SigningKey},
 };
@@ -384,24 +383,6 @@ fn issuer(ctx: &Context) -> Result<IssuerUrl, OAuthError> {
     IssuerUrl::new(ctx.config.platforms.main.clone()).map_err(|_| OAuthError::server_error())
 }
 
-/// The claims a scope grants: `email` gives email and email_verified, `profile` the name;
-/// the role is always there as `talent_role`.
-fn standard_claims(user: &users::Model, scope: &str) -> StandardClaims<CoreGenderClaim> {
-    let scopes: Vec<&str> = scope.split(' ').collect();
-    let mut claims = StandardClaims::new(SubjectIdentifier::new(user.id.to_string()));
-    if scopes.contains(&"email") {
-        claims = claims
-            .set_email(Some(EndUserEmail::new(user.email.clone())))
-            .set_email_verified(Some(user.email_verified));
-    }
-    if scopes.contains(&"profile") {
-        let mut name = LocalizedClaim::new();
-        name.insert(None, EndUserName::new(user.name.clone()));
-        claims = claims.set_name(Some(name));
-    }
-    claims
-}
-
 async fn id_token(
     ctx: &Context,
     client: &Client,
@@ -411,16 +392,13 @@ async fn id_token(
     code: Option<&str>,
 ) -> Result<String, OAuthError> {
     let now = Utc::now();
-    let extra = TalentClaims {
-        talent_role: Some(user.role.as_str().to_owned()),
-        sid: Some(grant.session_id.to_string()),
-    };
+    let extra = claims::talent(&ctx.db, user, &grant.scope, Some(grant.session_id)).await?;
     let claims = IdTokenClaims::new(
         issuer(ctx)?,
         vec![Audience::new(client.client_id.clone())],
         now + ACCESS_TTL,
         now,
-        standard_claims(user, &grant.scope),
+        claims::standard(user, &grant.scope),
         extra,
     )
     .set_auth_time(Some(grant.auth_time))
@@ -473,11 +451,8 @@ pub async fn userinfo(
     let (_, user) = account_sessions::find_live(&ctx.db, &ctx.config, token.session_id)
         .await?
         .ok_or_else(OAuthError::invalid_token)?;
-    let extra = TalentClaims {
-        talent_role: Some(user.role.as_str().to_owned()),
-        sid: None,
-    };
-    Ok(UserInfoClaims::new(standard_claims(&user, &token.scope), extra))
+    let extra = claims::talent(&ctx.db, &user, &token.scope, None).await?;
+    Ok(UserInfoClaims::new(claims::standard(&user, &token.scope), extra))
 }
 
 /// RFC 7009: revokes a token of this client; a refresh token takes its whole grant with it.

@@ -7,6 +7,7 @@ pub mod envelope;
 pub mod input;
 pub mod news;
 pub mod openapi;
+pub mod organizations;
 pub mod routes;
 
 use std::sync::Arc;
@@ -22,7 +23,10 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Every feature's routes, and `GET /openapi.json` describing them.
 pub fn router() -> Router<AppState> {
-    let (router, paths) = accounts::routes().merge(news::routes()).into_parts();
+    let (router, paths) = accounts::routes()
+        .merge(news::routes())
+        .merge(organizations::routes())
+        .into_parts();
     let document = Arc::new(openapi::document(paths));
     router
         .route(

@@ -167,6 +167,28 @@ fn with_common_answers(paths: &mut Map<String, Value>) {
     }
 }
 
+/// An invitation, with `extra` fields (where it leads, as its link shows it).
+fn invitation(extra: &[(&str, Value)]) -> Value {
+    let mut fields = vec![
+        ("id", json!({ "type": "string", "format": "uuid" })),
+        ("email", string()),
+        ("role", json!({ "enum": ["owner", "admin", "member"] })),
+        (
+            "status",
+            json!({ "enum": ["pending", "accepted", "revoked", "expired"] }),
+        ),
+        ("expiresAt", json!({ "type": "string", "format": "date-time" })),
+        (
+            "invitedBy",
+            json!({ "type": ["object", "null"], "properties": { "id": string(), "name": string() } }),
+        ),
+        ("createdAt", json!({ "type": "string", "format": "date-time" })),
+    ];
+    fields.extend(extra.iter().cloned());
+    let required: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
+    object(&fields, &required)
+}
+
 /// The whole document, around the features' `paths`.
 pub fn document(mut paths: Map<String, Value>) -> Value {
     with_common_answers(&mut paths);
@@ -220,6 +242,22 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                     ("lastActiveAt", string()),
                     ("current", json!({ "type": "boolean" })),
                 ], &["id", "browser", "os", "ip", "signedInAt", "lastActiveAt", "current"]),
+                "Organization": object(&[
+                    ("id", json!({ "type": "string", "format": "uuid" })),
+                    ("name", string()), ("slug", string()),
+                    ("kind", json!({ "enum": ["hire", "campus"] })),
+                    ("seatLimit", json!({ "type": ["integer", "null"] })),
+                    ("memberCount", json!({ "type": "integer" })),
+                    ("myRole", json!({ "enum": ["owner", "admin", "member", null] })),
+                    ("createdAt", json!({ "type": "string", "format": "date-time" })),
+                ], &["id", "name", "slug", "kind", "seatLimit", "memberCount", "myRole", "createdAt"]),
+                "Membership": object(&[
+                    ("user", object(&[("id", string()), ("name", string()), ("email", string())], &["id", "name", "email"])),
+                    ("role", json!({ "enum": ["owner", "admin", "member"] })),
+                    ("joinedAt", json!({ "type": "string", "format": "date-time" })),
+                ], &["user", "role", "joinedAt"]),
+                "Invitation": invitation(&[]),
+                "InvitationDetails": invitation(&[("organization", object(&[("name", string()), ("kind", json!({ "enum": ["hire", "campus"] }))], &["name", "kind"]))]),
                 "NewsItem": object(&[
                     ("id", json!({ "type": "string", "format": "uuid" })),
                     ("title", string()), ("summary", string()), ("body", string()),

@@ -21,6 +21,7 @@ mod instances;
 mod mail_delivery;
 mod news;
 mod operator;
+mod organizations;
 mod proxy;
 mod second_factor_limits;
 mod security;

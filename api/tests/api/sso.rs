@@ -1092,3 +1092,42 @@ sso_test! {
         assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK);
     }
 }
+
+sso_test! {
+    async fn the_organizations_scope_tells_a_platform_where_a_person_belongs_and_as_what(app) {
+        let doc = json_of(app.get("/.well-known/openid-configuration").await, StatusCode::OK).await;
+        assert!(doc["scopes_supported"].as_array().unwrap().contains(&json!("organizations")));
+        assert!(doc["claims_supported"].as_array().unwrap().contains(&json!("organizations")));
+
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "recruiter@acme.example").await;
+        app.sql("UPDATE users SET role = 'hire' WHERE email = 'recruiter@acme.example'").await;
+        let login = json_of(app.login("recruiter@acme.example", PASSWORD).await, StatusCode::OK).await;
+        let token = login["data"]["token"].as_str().unwrap();
+        let created = json_of(app.post_as(token, "/api/orgs", json!({ "name": "Acme Hiring" })).await, StatusCode::CREATED).await;
+        let org_id = created["data"]["organization"]["id"].clone();
+
+        // Without the scope: no claim.
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let plain = rp.exchange(&code, verifier).await.expect("tokens");
+        assert_eq!(payload(&plain.id_token().unwrap().to_string()).get("organizations"), None);
+
+        // With it: in the ID token and in userinfo.
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (url, _, nonce) = rp
+            .client()
+            .authorize_url(CoreAuthenticationFlow::AuthorizationCode, CsrfToken::new_random, Nonce::new_random)
+            .add_scope(Scope::new("organizations".to_owned()))
+            .set_pkce_challenge(challenge)
+            .url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.expect("tokens");
+        let id_token = tokens.id_token().unwrap();
+        id_token.claims(&rp.client().id_token_verifier(), &nonce).expect("a valid ID token");
+        let expected = json!([{ "id": org_id, "name": "Acme Hiring", "kind": "hire", "role": "owner" }]);
+        assert_eq!(payload(&id_token.to_string())["organizations"], expected);
+        let info = json_of(userinfo(&app, tokens.access_token().secret()).await, StatusCode::OK).await;
+        assert_eq!(info["organizations"], expected);
+    }
+}

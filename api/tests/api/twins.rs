@@ -29,6 +29,10 @@ const VOLATILE: &[&str] = &[
     "otpauthUri",
     "recoveryCodes",
     "challenge",
+    // A second organization of one name gets a suffixed slug.
+    "slug",
+    "joinedAt",
+    "expiresAt",
 ];
 
 fn masked(value: &Value) -> Value {
@@ -872,4 +876,361 @@ async fn the_news_calls_answer_alike() {
         )
         .await;
     }
+}
+
+const ORGANIZATION_FIELDS: &str = "id name slug kind seatLimit memberCount myRole createdAt";
+const INVITATION: &str = "id email role status expiresAt invitedBy { id name } createdAt";
+
+/// The token at the end of the newest invitation link mailed to `email`, its `nth` mail.
+async fn invitation_link(app: &TestApp, email: &str, nth: usize) -> String {
+    let mails = app.mail.wait_for(email, nth).await;
+    let text = mails[nth - 1].text();
+    let start = text.find("/invitations/").expect("an invitation link") + "/invitations/".len();
+    text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_organization_calls_answer_alike() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let owner = app.signed_up("owner@acme.example").await;
+    let career = app.signed_up("student@uni.example").await;
+    app.sql("UPDATE users SET role = 'hire' WHERE email = 'owner@acme.example'")
+        .await;
+    let id_of = |token: String| {
+        let app = &app;
+        async move {
+            let (_, me) = rest(
+                app,
+                Call::new(Method::GET, "/api/auth/verify", json!({})).signed_in(&token),
+            )
+            .await;
+            me["data"]["user"]["id"].as_str().unwrap().to_owned()
+        }
+    };
+    let owner_id = id_of(owner.clone()).await;
+    // The invitees have accounts already: their first mail is the code, the second the invitation.
+    let a = app.signed_up("a@acme.example").await;
+    let b = app.signed_up("b@acme.example").await;
+
+    let create = format!(
+        "mutation($input: CreateOrganizationInput!) {{ createOrganization(input: $input) {{ message organization {{ {ORGANIZATION_FIELDS} }} }} }}"
+    );
+    for (token, input) in [
+        (&career, json!({ "name": "Mine" })),
+        (&owner, json!({ "name": " ", "slug": "No Way" })),
+        (&owner, json!({ "name": "Twin Co" })),
+        (&owner, json!({ "name": "Other", "slug": "twin-co" })),
+    ] {
+        alike(
+            &app,
+            Call::new(Method::POST, "/api/orgs", input.clone()).signed_in(token),
+            Some(token),
+            &create,
+            json!({ "input": input }),
+            "createOrganization",
+            Data::Payload,
+        )
+        .await;
+    }
+    let (_, created) = rest(
+        &app,
+        Call::new(Method::POST, "/api/orgs", json!({ "name": "Acme" })).signed_in(&owner),
+    )
+    .await;
+    let id = created["data"]["organization"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/orgs/{id}");
+
+    let list = format!("{{ organizations {{ {ORGANIZATION_FIELDS} }} }}");
+    alike(
+        &app,
+        Call::new(Method::GET, "/api/orgs", json!({})).signed_in(&owner),
+        Some(&owner),
+        &list,
+        json!({}),
+        "organizations",
+        Data::Under("organizations"),
+    )
+    .await;
+    let one = format!("query($id: ID!) {{ organization(id: $id) {{ {ORGANIZATION_FIELDS} }} }}");
+    for token in [&owner, &career] {
+        alike(
+            &app,
+            Call::new(Method::GET, &path, json!({})).signed_in(token),
+            Some(token),
+            &one,
+            json!({ "id": id }),
+            "organization",
+            Data::Under("organization"),
+        )
+        .await;
+    }
+    let update = format!(
+        "mutation($id: ID!, $input: UpdateOrganizationInput!) {{ updateOrganization(id: $id, input: $input) {{ message organization {{ {ORGANIZATION_FIELDS} }} }} }}"
+    );
+    for input in [
+        json!({ "seatLimit": 5 }),
+        json!({ "slug": "A" }),
+        json!({ "name": "Acme Talent" }),
+    ] {
+        alike(
+            &app,
+            Call::new(Method::PUT, &path, input.clone()).signed_in(&owner),
+            Some(&owner),
+            &update,
+            json!({ "id": id, "input": input }),
+            "updateOrganization",
+            Data::Payload,
+        )
+        .await;
+    }
+
+    // Invitations: refusals alike; a success to each skin with its own address (addresses masked).
+    let invite = format!(
+        "mutation($id: ID!, $input: InviteInput!) {{ inviteMembers(organizationId: $id, input: $input) {{ message invitations {{ {INVITATION} }} skipped {{ email reason }} }} }}"
+    );
+    let invitations_path = format!("{path}/invitations");
+    for (token, input) in [
+        (&owner, json!({ "emails": [] })),
+        (&owner, json!({ "emails": ["x@acme.example"], "role": "king" })),
+        (&career, json!({ "emails": ["x@acme.example"] })),
+    ] {
+        alike(
+            &app,
+            Call::new(Method::POST, &invitations_path, input.clone()).signed_in(token),
+            Some(token),
+            &invite,
+            json!({ "id": id, "input": input }),
+            "inviteMembers",
+            Data::Payload,
+        )
+        .await;
+    }
+    let by_rest = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            &invitations_path,
+            json!({ "emails": ["a@acme.example", "nope", "owner@acme.example"], "role": "admin" }),
+        )
+        .signed_in(&owner),
+    )
+    .await;
+    let by_graphql = graphql(&app, Some(&owner), &invite, json!({ "id": id, "input": { "emails": ["b@acme.example", "nope", "owner@acme.example"], "role": "admin" } })).await;
+    assert_twins(&by_rest, &by_graphql, "inviteMembers", Data::Payload);
+    let pending = format!("query($id: ID!) {{ invitations(organizationId: $id) {{ {INVITATION} }} }}");
+    alike(
+        &app,
+        Call::new(Method::GET, &invitations_path, json!({})).signed_in(&owner),
+        Some(&owner),
+        &pending,
+        json!({ "id": id }),
+        "invitations",
+        Data::Under("items"),
+    )
+    .await;
+
+    // The links: shown alike; accepted by each skin's own invitee.
+    let (link_a, link_b) = (
+        invitation_link(&app, "a@acme.example", 2).await,
+        invitation_link(&app, "b@acme.example", 2).await,
+    );
+    let show = format!(
+        "query($token: String!) {{ invitation(token: $token) {{ {INVITATION} organization {{ name kind }} }} }}"
+    );
+    for link in [link_a.as_str(), "unknown"] {
+        alike(
+            &app,
+            Call::new(Method::GET, &format!("/api/invitations/{link}"), json!({})),
+            None,
+            &show,
+            json!({ "token": link }),
+            "invitation",
+            Data::Under("invitation"),
+        )
+        .await;
+    }
+    let accept = format!(
+        "mutation($token: String!) {{ acceptInvitation(token: $token) {{ message organization {{ {ORGANIZATION_FIELDS} }} }} }}"
+    );
+    alike(
+        &app,
+        Call::new(
+            Method::POST,
+            &format!("/api/invitations/{link_a}/accept"),
+            json!({}),
+        )
+        .signed_in(&career),
+        Some(&career),
+        &accept,
+        json!({ "token": link_a }),
+        "acceptInvitation",
+        Data::Payload,
+    )
+    .await;
+    let by_rest = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            &format!("/api/invitations/{link_a}/accept"),
+            json!({}),
+        )
+        .signed_in(&a),
+    )
+    .await;
+    let by_graphql = graphql(&app, Some(&b), &accept, json!({ "token": link_b })).await;
+    assert_eq!(by_rest.1["message"], "You joined Acme Talent");
+    assert_eq!(
+        by_graphql["data"]["acceptInvitation"]["message"],
+        "You joined Acme Talent"
+    );
+    assert_eq!(
+        by_rest.1["data"]["organization"]["myRole"],
+        by_graphql["data"]["acceptInvitation"]["organization"]["myRole"]
+    );
+    alike(
+        &app,
+        Call::new(
+            Method::POST,
+            &format!("/api/invitations/{link_a}/accept"),
+            json!({}),
+        )
+        .signed_in(&a),
+        Some(&a),
+        &accept,
+        json!({ "token": link_a }),
+        "acceptInvitation",
+        Data::Payload,
+    )
+    .await;
+
+    let members = "query($id: ID!, $first: Int) { members(organizationId: $id, first: $first) { items { user { id name email } role joinedAt } nextCursor } }";
+    for (query, first) in [("?limit=2", json!(2)), ("?limit=0", json!(0))] {
+        alike(
+            &app,
+            Call::new(Method::GET, &format!("{path}/members{query}"), json!({})).signed_in(&owner),
+            Some(&owner),
+            members,
+            json!({ "id": id, "first": first }),
+            "members",
+            Data::Payload,
+        )
+        .await;
+    }
+    let a_id = id_of(a.clone()).await;
+    let change = "mutation($id: ID!, $user: ID!, $role: String!) { changeMemberRole(organizationId: $id, userId: $user, role: $role) { message member { user { id name email } role joinedAt } } }";
+    for (who, user, role) in [
+        (&a, &owner_id, "member"),
+        (&owner, &a_id, "boss"),
+        (&owner, &owner_id, "admin"),
+        (&owner, &a_id, "member"),
+    ] {
+        alike(
+            &app,
+            Call::new(
+                Method::PUT,
+                &format!("{path}/members/{user}"),
+                json!({ "role": role }),
+            )
+            .signed_in(who),
+            Some(who),
+            change,
+            json!({ "id": id, "user": user, "role": role }),
+            "changeMemberRole",
+            Data::Payload,
+        )
+        .await;
+    }
+    let remove =
+        "mutation($id: ID!, $user: ID!) { removeMember(organizationId: $id, userId: $user) { message } }";
+    for (who, user) in [(&owner, &owner_id), (&a, &owner_id)] {
+        alike(
+            &app,
+            Call::new(Method::DELETE, &format!("{path}/members/{user}"), json!({})).signed_in(who),
+            Some(who),
+            remove,
+            json!({ "id": id, "user": user }),
+            "removeMember",
+            Data::Payload,
+        )
+        .await;
+    }
+    // Writes that happen once: each skin does its own.
+    let b_id = id_of(b.clone()).await;
+    let by_rest = rest(
+        &app,
+        Call::new(Method::DELETE, &format!("{path}/members/{a_id}"), json!({})).signed_in(&owner),
+    )
+    .await;
+    let by_graphql = graphql(&app, Some(&owner), remove, json!({ "id": id, "user": b_id })).await;
+    assert_twins(&by_rest, &by_graphql, "removeMember", Data::Payload);
+    let (_, sent) = rest(
+        &app,
+        Call::new(
+            Method::POST,
+            &invitations_path,
+            json!({ "emails": ["c@acme.example", "d@acme.example"] }),
+        )
+        .signed_in(&owner),
+    )
+    .await;
+    let revoke = "mutation($id: ID!, $invitation: ID!) { revokeInvitation(organizationId: $id, invitationId: $invitation) { message } }";
+    let (first, second) = (
+        sent["data"]["invitations"][0]["id"].as_str().unwrap(),
+        sent["data"]["invitations"][1]["id"].as_str().unwrap(),
+    );
+    let by_rest = rest(
+        &app,
+        Call::new(Method::DELETE, &format!("{invitations_path}/{first}"), json!({})).signed_in(&owner),
+    )
+    .await;
+    let by_graphql = graphql(
+        &app,
+        Some(&owner),
+        revoke,
+        json!({ "id": id, "invitation": second }),
+    )
+    .await;
+    assert_twins(&by_rest, &by_graphql, "revokeInvitation", Data::Payload);
+    alike(
+        &app,
+        Call::new(Method::DELETE, &format!("{invitations_path}/{first}"), json!({})).signed_in(&owner),
+        Some(&owner),
+        revoke,
+        json!({ "id": id, "invitation": first }),
+        "revokeInvitation",
+        Data::Payload,
+    )
+    .await;
+    let delete = "mutation($id: ID!) { deleteOrganization(id: $id) { message } }";
+    alike(
+        &app,
+        Call::new(Method::DELETE, &path, json!({})).signed_in(&career),
+        Some(&career),
+        delete,
+        json!({ "id": id }),
+        "deleteOrganization",
+        Data::Payload,
+    )
+    .await;
+    let (_, other) = rest(
+        &app,
+        Call::new(Method::POST, "/api/orgs", json!({ "name": "Second" })).signed_in(&owner),
+    )
+    .await;
+    let by_rest = rest(
+        &app,
+        Call::new(Method::DELETE, &path, json!({})).signed_in(&owner),
+    )
+    .await;
+    let by_graphql = graphql(
+        &app,
+        Some(&owner),
+        delete,
+        json!({ "id": other["data"]["organization"]["id"] }),
+    )
+    .await;
+    assert_twins(&by_rest, &by_graphql, "deleteOrganization", Data::Payload);
 }

@@ -22,3 +22,6 @@ export const latestOtp = (baseURL, email) => newestMatch(baseURL, email, /verifi
 
 /** The newest reset link mailed to `email`. */
 export const latestResetLink = (baseURL, email) => newestMatch(baseURL, email, /<a href="([^"]*\/reset-password\/[^"]+)"/, 'reset link');
+
+/** The newest invitation link (`{MAIN_PLATFORM_URL}/invitations/{token}`) mailed to `email`. */
+export const latestInvitationLink = (baseURL, email) => newestMatch(baseURL, email, /<a href="([^"]*\/invitations\/[^"]+)"/, 'invitation link');

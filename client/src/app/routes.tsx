@@ -44,6 +44,9 @@ const ProfilePage = lazyNamed(() => import('@/features/profile/routes/profile-pa
 const NewsPage = lazyNamed(() => import('@/features/news/routes/news-page'), 'NewsPage');
 const NewsItemPage = lazyNamed(() => import('@/features/news/routes/news-item-page'), 'NewsItemPage');
 const SecurityPage = lazyNamed(() => import('@/features/security/routes/security-page'), 'SecurityPage');
+const OrganizationsPage = lazyNamed(() => import('@/features/organizations/routes/organizations-page'), 'OrganizationsPage');
+const OrganizationPage = lazyNamed(() => import('@/features/organizations/routes/organization-page'), 'OrganizationPage');
+const InvitationPage = lazyNamed(() => import('@/features/organizations/routes/invitation-page'), 'InvitationPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 
 export const placeholderRoutes: readonly [string, PlaceholderKey][] = [
@@ -86,6 +89,9 @@ const pageRoutes: readonly PageRoute[] = [
   { path: paths.auth.verifyOtp.path, element: <VerifyOtpPage />, page: VerifyOtpPage },
   { path: paths.profile.path, element: <ProfilePage />, page: ProfilePage },
   { path: paths.security.path, element: <SecurityPage />, page: SecurityPage },
+  { path: paths.organizations.path, element: <OrganizationsPage />, page: OrganizationsPage },
+  { path: paths.organization.path, element: <OrganizationPage />, page: OrganizationPage },
+  { path: paths.invitation.path, element: <InvitationPage />, page: InvitationPage },
   { path: paths.news.path, element: <NewsPage />, page: NewsPage },
   { path: paths.newsItem.path, element: <NewsItemPage />, page: NewsItemPage },
   { path: '*', element: <NotFoundPage />, page: NotFoundPage },

@@ -1,3 +1,9 @@
+/** `path` with the query values that are set, in the order given. */
+function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const entries = Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+  return entries.length === 0 ? path : `${path}?${new URLSearchParams(entries).toString()}`;
+}
+
 /**
  * Every client route in one place (SPEC.md section 2). Components link through these
  * entries instead of writing path strings by hand.
@@ -6,8 +12,10 @@ export const paths = {
   home: { path: '/', getHref: () => '/' },
 
   auth: {
-    login: { path: '/login', getHref: () => '/login' },
-    register: { path: '/register', getHref: () => '/register' },
+    /** `redirect`: where a sign-in ends (checked by the login page, SPEC.md section 2). */
+    login: { path: '/login', getHref: (query: { redirect?: string } = {}) => withQuery('/login', query) },
+    /** `email` prefills the form; `next` is a same-site path to open once the email is verified. */
+    register: { path: '/register', getHref: (query: { email?: string; next?: string } = {}) => withQuery('/register', query) },
     forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
     resetPassword: {
       path: '/reset-password/:token',
@@ -19,6 +27,10 @@ export const paths = {
 
   profile: { path: '/profile', getHref: () => '/profile' },
   security: { path: '/security', getHref: () => '/security' },
+
+  organizations: { path: '/organizations', getHref: () => '/organizations' },
+  organization: { path: '/organizations/:id', getHref: (id: string) => `/organizations/${encodeURIComponent(id)}` },
+  invitation: { path: '/invitations/:token', getHref: (token: string) => `/invitations/${encodeURIComponent(token)}` },
 
   news: { path: '/news', getHref: () => '/news' },
   newsItem: { path: '/news/:id', getHref: (id: string) => `/news/${encodeURIComponent(id)}` },

@@ -1,4 +1,4 @@
-import { ExternalLink, LayoutDashboard, LogOut, UserRound } from 'lucide-react';
+import { Building2, ExternalLink, LayoutDashboard, LogOut, UserRound } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
@@ -59,6 +59,12 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
           <Link to={paths.profile.getHref()} onClick={onNavigate} className={itemClass}>
             <UserRound aria-hidden="true" className="size-4" />
             Profile
+          </Link>
+        </li>
+        <li>
+          <Link to={paths.organizations.getHref()} onClick={onNavigate} className={itemClass}>
+            <Building2 aria-hidden="true" className="size-4" />
+            Organizations
           </Link>
         </li>
         <li>

@@ -45,6 +45,7 @@ describe('Header', () => {
     expect(dashboard).toHaveAttribute('href', 'https://campus.example.test');
     expect(dashboard).toHaveAttribute('target', '_blank');
     expect(within(panel).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
+    expect(within(panel).getByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/organizations');
     expect(within(panel).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
   });
 

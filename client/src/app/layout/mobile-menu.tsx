@@ -1,4 +1,4 @@
-import { ExternalLink, LayoutDashboard, LoaderCircle, LogOut, UserRound } from 'lucide-react';
+import { Building2, ExternalLink, LayoutDashboard, LoaderCircle, LogOut, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
@@ -111,6 +111,12 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
                   <Link to={paths.profile.getHref()} onClick={onNavigate} className={linkClass}>
                     <UserRound aria-hidden="true" className="size-5" />
                     Profile
+                  </Link>
+                </li>
+                <li>
+                  <Link to={paths.organizations.getHref()} onClick={onNavigate} className={linkClass}>
+                    <Building2 aria-hidden="true" className="size-5" />
+                    Organizations
                   </Link>
                 </li>
                 <li>

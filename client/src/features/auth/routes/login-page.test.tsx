@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi } from '@/test/mock-api';
 import { renderWithApp } from '@/test/render';
@@ -8,6 +9,10 @@ import { LoginPage } from './login-page';
 
 const user = { id: 'u1', name: 'Asha', email: 'asha@example.com', role: 'hire', status: 'active' };
 const passwordInput = () => document.querySelector<HTMLInputElement>('input[name="password"]')!;
+
+function OtpState() {
+  return <pre data-testid="otp-state">{JSON.stringify(useLocation().state)}</pre>;
+}
 
 function setup(route = '/login') {
   const assign = vi.spyOn(fullPageNavigation, 'assign').mockImplementation(() => {});
@@ -96,6 +101,29 @@ describe('LoginPage', () => {
     await events.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('heading', { name: 'OTP route' })).toBeInTheDocument();
     expect(api.calls('/auth/send-otp-email')).toEqual([{ email: 'asha@example.com' }]);
+  });
+
+  it('keeps a same-site redirect (an invitation) through registration and email verification', async () => {
+    mockApi({
+      '/auth/login': { status: 403, body: { success: false, code: 'EMAIL_NOT_VERIFIED', message: 'Please verify your email before signing in' } },
+      '/auth/send-otp-email': { status: 200, body: { success: true, message: 'OTP sent to your email' } },
+    });
+    const assign = vi.spyOn(fullPageNavigation, 'assign').mockImplementation(() => {});
+    renderWithApp(<LoginPage />, { route: '/login?redirect=%2Finvitations%2Ftok-1', routes: [{ path: '/verify-otp', element: <OtpState /> }] });
+    const events = userEvent.setup();
+    expect(await screen.findByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register?next=%2Finvitations%2Ftok-1');
+    await events.type(screen.getByLabelText(/Email/), 'ravi@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    const state = await screen.findByTestId('otp-state');
+    expect(JSON.parse(state.textContent ?? '')).toEqual({ email: 'ravi@example.com', next: '/invitations/tok-1' });
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('does not carry a redirect to another site into registration', async () => {
+    mockApi({});
+    setup('/login?redirect=https%3A%2F%2Fhire.example.test%2Fjobs');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register'));
   });
 
   it('toggles the password visibility', async () => {

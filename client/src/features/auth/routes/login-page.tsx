@@ -16,9 +16,10 @@ import { TwoFactorStep } from '../components/two-factor-step';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { useGoogleAuth } from '../hooks/use-google-auth';
+import { useReturnPath } from '../hooks/use-return-path';
 import { loginTarget } from '../utils/redirect-target';
 import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
-import type { VerifyOtpState } from '../utils/verify-otp-state';
+import { verifyOtpState } from '../utils/verify-otp-state';
 import { hasErrors, validateLogin, type LoginValues } from '../utils/auth-forms';
 
 const FIELDS = ['email', 'password'] as const;
@@ -34,6 +35,9 @@ export function LoginPage() {
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
   const target = () => loginTarget(searchParams.get('redirect'), platformUrls);
+  // A redirect that is a path of this site (an invitation) also survives a detour through
+  // registration or email verification.
+  const returnPath = useReturnPath('redirect');
   const google = useGoogleAuth({ intent: 'login', target });
 
   const update = (field: keyof LoginValues, value: string) => {
@@ -82,8 +86,7 @@ export function LoginPage() {
         } catch {
           // A code may still be valid (cooldown); the OTP screen offers Resend.
         }
-        const state: VerifyOtpState = { email };
-        void navigate(paths.auth.verifyOtp.getHref(), { state });
+        void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: returnPath }) });
         return;
       }
       setFromServer(fieldErrorsOf(error), FIELDS);
@@ -133,7 +136,7 @@ export function LoginPage() {
       <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
       <p className="mt-6 text-center text-sm text-ink-700">
         Don&apos;t have an account?{' '}
-        <Link to={paths.auth.register.getHref()} className="font-semibold text-accent hover:underline">
+        <Link to={paths.auth.register.getHref({ next: returnPath ?? undefined })} className="font-semibold text-accent hover:underline">
           Register
         </Link>
       </p>

@@ -70,6 +70,33 @@ describe('RegisterPage', () => {
     expect(await screen.findByText('OTP sent to your email')).toBeInTheDocument();
   });
 
+  it('prefills the invited address and carries ?next= to /verify-otp and to the sign-in link', async () => {
+    const api = mockApi({
+      '/auth/register': { status: 201, body: { success: true, message: 'Registered successfully', data: { user: { id: 'u2' } } } },
+      '/auth/send-otp-email': { status: 200, body: { success: true, message: 'OTP sent to your email' } },
+    });
+    renderWithApp(<RegisterPage />, {
+      route: '/register?email=ravi%40example.com&next=%2Finvitations%2Ftok-1',
+      routes: [{ path: '/verify-otp', element: <OtpRoute /> }],
+    });
+    const events = userEvent.setup();
+    await waitFor(() => expect(input('email')).toHaveValue('ravi@example.com'));
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login?redirect=%2Finvitations%2Ftok-1');
+    await events.type(input('name'), 'Ravi Kumar');
+    await events.type(input('phone'), '9876543210');
+    await events.type(input('password'), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    const state = await screen.findByTestId('otp-state');
+    expect(JSON.parse(state.textContent ?? '')).toEqual({ email: 'ravi@example.com', phone: '+919876543210', next: '/invitations/tok-1' });
+    expect(api.calls('/auth/register')[0]).toMatchObject({ email: 'ravi@example.com' });
+  });
+
+  it('ignores a ?next= that leaves the site', async () => {
+    mockApi({});
+    renderWithApp(<RegisterPage />, { route: '/register?next=%2F%2Fevil.example', routes: [] });
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login'));
+  });
+
   it('shows the server field errors and the conflict message', async () => {
     mockApi({
       '/auth/register': { status: 409, body: { success: false, code: 'CONFLICT', message: 'An account with this email already exists', errors: { email: 'An account with this email already exists' } } },

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
@@ -15,15 +15,26 @@ import { RoleSelector } from '../components/role-selector';
 import { SubmitButton } from '../components/submit-button';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useGoogleAuth } from '../hooks/use-google-auth';
+import { useReturnPath } from '../hooks/use-return-path';
 import { hasErrors, ROLE_NAME_LABELS, validateRegister, type RegisterField, type RegisterValues } from '../utils/auth-forms';
-import type { VerifyOtpState } from '../utils/verify-otp-state';
+import { verifyOtpState } from '../utils/verify-otp-state';
 
 const FIELDS: readonly RegisterField[] = ['name', 'email', 'countryCode', 'phone', 'password'];
 
 export function RegisterPage() {
   const { apiBaseUrl, platformUrls, signInUrls } = useConfig();
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  // An invitation sends people here with its address (`?email=`) and its own page to come
+  // back to once the email is verified (`?next=`, followed only when it is a path of this site).
+  const next = useReturnPath('next');
+  const invitedEmail = searchParams.get('email')?.trim() ?? '';
   const [values, setValues] = useState<RegisterValues>({ role: 'career', name: '', email: '', countryCode: '+91', phone: '', password: '' });
+  // Filled in after the first render, which must equal the prerendered page (built without a
+  // query); an address typed before the app took the page over wins.
+  useEffect(() => {
+    if (invitedEmail) setValues((current) => (current.email ? current : { ...current, email: invitedEmail }));
+  }, [invitedEmail]);
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<RegisterField>();
   // A new Google account goes to the platform of the role it chose (the Dashboard link's target).
@@ -31,6 +42,7 @@ export function RegisterPage() {
     intent: 'register',
     role: values.role,
     target: (role) => {
+      if (next) return new URL(next, platformUrls.main).href;
       const href = dashboardHref(role, platformUrls, signInUrls);
       return href === '/' ? platformUrls.main : href;
     },
@@ -74,8 +86,7 @@ export function RegisterPage() {
       accountToast.error(failureMessage(error, 'Failed to resend OTP'));
     }
     setPending(false);
-    const state: VerifyOtpState = { email, phone };
-    void navigate(paths.auth.verifyOtp.getHref(), { state });
+    void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { phone, next }) });
   };
 
   return (
@@ -141,7 +152,7 @@ export function RegisterPage() {
       <GoogleButton label="Sign up with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
       <p className="mt-6 text-center text-sm text-ink-700">
         Already have an account?{' '}
-        <Link to={paths.auth.login.getHref()} className="font-semibold text-accent hover:underline">
+        <Link to={paths.auth.login.getHref({ redirect: next ?? undefined })} className="font-semibold text-accent hover:underline">
           Sign In
         </Link>
       </p>

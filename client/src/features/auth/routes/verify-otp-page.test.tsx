@@ -10,6 +10,7 @@ const state = { email: 'asha@example.com', phone: '+919876543210' };
 const routes = [
   { path: '/register', element: <h1>Register route</h1> },
   { path: '/', element: <h1>Home route</h1> },
+  { path: '/invitations/:token', element: <h1>Invitation route</h1> },
 ];
 const otpInput = () => document.querySelector<HTMLInputElement>('input[name="otp"]')!;
 
@@ -94,5 +95,15 @@ describe('VerifyOtpPage', () => {
     expect(window.localStorage.getItem('token')).toBe('jwt-9');
     expect(getSessionState().session).toEqual({ status: 'authenticated', user });
     expect(await screen.findByText('Email verified successfully!')).toBeInTheDocument();
+  });
+
+  it('goes to the next path of the flow (an invitation) instead of home', async () => {
+    const user = { id: 'u2', name: 'Ravi', email: state.email, role: 'career', status: 'active' };
+    mockApi({ '/auth/verify-otp-email': { status: 200, body: { success: true, message: 'Email verified successfully!', data: { user, token: 'jwt-7' } } } });
+    const events = userEvent.setup();
+    renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state: { ...state, next: '/invitations/tok-1' } });
+    await events.type(otpInput(), '123456');
+    await events.click(screen.getByRole('button', { name: 'Verify OTP' }));
+    expect(await screen.findByRole('heading', { name: 'Invitation route' })).toBeInTheDocument();
   });
 });

@@ -32,10 +32,10 @@ export function VerifyOtpPage() {
   const location = useLocation();
   const state = readVerifyOtpState(location.state);
   if (!state) return <InvalidState />;
-  return <VerifyOtpForm email={state.email} />;
+  return <VerifyOtpForm email={state.email} next={state.next} />;
 }
 
-function VerifyOtpForm({ email }: { email: string }) {
+function VerifyOtpForm({ email, next }: { email: string; next: string | undefined }) {
   const { apiBaseUrl } = useConfig();
   const navigate = useNavigate();
   const [otp, setOtp] = useState('');
@@ -56,7 +56,8 @@ function VerifyOtpForm({ email }: { email: string }) {
       storeToken(result.data.token);
       markSignedIn(result.data.user);
       accountToast.success(result.message || 'Email verified successfully!');
-      void navigate(paths.home.getHref());
+      // SPEC.md: home, unless the flow came from a page of this site that wants the person back.
+      void navigate(next ?? paths.home.getHref());
     } catch (error) {
       const message = failureMessage(error, 'Invalid OTP');
       const isWrongCode = error instanceof ApiError && error.status === 400;

@@ -1,0 +1,445 @@
+//! Invitations: up to 500 addresses a call, one mail each with a single-use link valid seven
+//! days; 1,000 a day per organization; a seat limit counting members and pending invitations.
+//! Accepting needs the invited address, verified.
+
+use std::collections::HashSet;
+
+use chrono::{Duration, SubsecRound, Utc};
+use entity::{
+    organization_invitations::{self, InvitationStatus},
+    organization_members::{self, OrgRole},
+    organizations, users,
+};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+    TransactionTrait, sea_query::Expr,
+};
+use uuid::Uuid;
+
+use super::{View, access, lock, members, settle};
+use crate::{
+    accounts::{fields::Email, sessions::Viewer, tokens},
+    audit::{Event, Kind},
+    client::ClientInfo,
+    context::Context,
+    error::{Error, FieldErrors, Result},
+    mail,
+};
+
+pub const SENT: &str = "Invitations sent";
+pub const REVOKED: &str = "Invitation revoked";
+pub const NOT_FOUND: &str = "Invitation not found";
+pub const MAX_PER_CALL: usize = 500;
+pub const MAX_PER_DAY: u64 = 1_000;
+/// The most pending invitations one list shows, newest first.
+pub const MAX_LISTED: u64 = 1_000;
+const TTL: Duration = Duration::days(7);
+
+/// An invitation with the person who sent it (gone once their account is deleted).
+pub type Sent = (organization_invitations::Model, Option<users::Model>);
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct InviteForm {
+    pub emails: Option<Vec<String>>,
+    /// member (the default), admin, or owner (owners only).
+    pub role: Option<String>,
+}
+
+/// Why an address got no invitation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipReason {
+    /// Already a member.
+    Member,
+    /// A pending invitation exists (or the address came twice).
+    Invited,
+    /// Not an email address.
+    Invalid,
+}
+
+impl SkipReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Member => "member",
+            Self::Invited => "invited",
+            Self::Invalid => "invalid",
+        }
+    }
+}
+
+pub struct Outcome {
+    pub invitations: Vec<Sent>,
+    pub skipped: Vec<(String, SkipReason)>,
+}
+
+/// An invitation as its link shows it, with where it leads.
+pub struct Shown {
+    pub invitation: Sent,
+    pub organization: organizations::Model,
+}
+
+/// Invites each address once: members, pending invitations and malformed addresses are
+/// skipped with a reason; the rest get a mail each, in the same transaction.
+///
+/// # Errors
+/// 404 for outsiders; 403 for members (and for an owner invitation from an org admin); field
+/// errors (no addresses, more than 500, a bad role); 409 past the seat limit (nothing sent);
+/// 429 past 1,000 invitations a day.
+#[tracing::instrument(skip_all)]
+pub async fn invite(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    form: InviteForm,
+    client: &ClientInfo,
+) -> Result<Outcome> {
+    let access = access(&ctx.db, viewer, id).await?;
+    access.require_manager()?;
+    let mut errors = FieldErrors::new();
+    let emails = form.emails.unwrap_or_default();
+    if emails.is_empty() {
+        errors.add("emails", "Add at least one email address");
+    } else if emails.len() > MAX_PER_CALL {
+        errors.add(
+            "emails",
+            format!("At most {MAX_PER_CALL} email addresses per invitation"),
+        );
+    }
+    let role = match form.role.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        None => Some(OrgRole::Member),
+        Some(role) => errors.check("role", members::parse_role(Some(role))),
+    };
+    errors.into_result()?;
+    let role = role.unwrap_or(OrgRole::Member);
+    if role == OrgRole::Owner && !access.is_owner() {
+        return Err(Error::Forbidden(super::OWNERS_ONLY.to_owned()));
+    }
+
+    let mut skipped = Vec::new();
+    let mut wanted: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    for raw in emails {
+        match Email::parse(Some(&raw)) {
+            Ok(email) if seen.insert(email.as_str().to_owned()) => wanted.push(email.as_str().to_owned()),
+            Ok(email) => skipped.push((email.as_str().to_owned(), SkipReason::Invited)),
+            Err(_) => skipped.push((raw.chars().take(255).collect(), SkipReason::Invalid)),
+        }
+    }
+
+    let now = Utc::now().trunc_subsecs(6);
+    let org = &access.org;
+    let txn = ctx.db.begin().await?;
+    let outcome = async {
+        // Seats and the day's count are read and written under the organization's lock: two
+        // calls at once cannot both pass the limit.
+        lock(&txn, org.id).await?;
+        let members: HashSet<String> = organization_members::Entity::find()
+            .inner_join(users::Entity)
+            .select_only()
+            .column(users::Column::Email)
+            .filter(organization_members::Column::OrganizationId.eq(org.id))
+            .filter(users::Column::Email.is_in(wanted.iter().cloned()))
+            .into_tuple()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let invited: HashSet<String> = pending(org.id, now)
+            .select_only()
+            .column(organization_invitations::Column::Email)
+            .filter(organization_invitations::Column::Email.is_in(wanted.iter().cloned()))
+            .into_tuple()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let mut fresh = Vec::new();
+        for email in wanted {
+            if members.contains(&email) {
+                skipped.push((email, SkipReason::Member));
+            } else if invited.contains(&email) {
+                skipped.push((email, SkipReason::Invited));
+            } else {
+                fresh.push(email);
+            }
+        }
+        let count = u64::try_from(fresh.len()).unwrap_or(u64::MAX);
+        if let Some(limit) = org.seat_limit {
+            let member_count = organization_members::Entity::find()
+                .filter(organization_members::Column::OrganizationId.eq(org.id))
+                .count(&txn)
+                .await?;
+            let pending_count = pending(org.id, now).count(&txn).await?;
+            if member_count + pending_count + count > u64::try_from(limit).unwrap_or(0) {
+                return Err(Error::SeatLimitReached);
+            }
+        }
+        let today = organization_invitations::Entity::find()
+            .filter(organization_invitations::Column::OrganizationId.eq(org.id))
+            .filter(organization_invitations::Column::CreatedAt.gt(now - Duration::days(1)))
+            .count(&txn)
+            .await?;
+        if today + count > MAX_PER_DAY {
+            return Err(Error::RateLimited {
+                message: format!(
+                    "An organization can send at most {MAX_PER_DAY} invitations a day. Please try again tomorrow."
+                ),
+                retry_after_secs: 3600,
+            });
+        }
+
+        let main = &ctx.config.platforms.main;
+        let mut rows = Vec::with_capacity(fresh.len());
+        let mut mails = Vec::with_capacity(fresh.len());
+        for email in fresh {
+            let token = tokens::random_token();
+            let row = organization_invitations::Model {
+                id: Uuid::new_v4(),
+                organization_id: org.id,
+                email,
+                role,
+                token_hash: tokens::sha256_hex(&token),
+                status: InvitationStatus::Pending,
+                invited_by: Some(viewer.user.id),
+                expires_at: now + TTL,
+                created_at: now,
+                accepted_at: None,
+            };
+            mails.push(
+                mail::invitation(
+                    &ctx.config.app_name,
+                    &row.email,
+                    &viewer.user.name,
+                    &org.name,
+                    match role {
+                        OrgRole::Owner => "an owner",
+                        OrgRole::Admin => "an admin",
+                        OrgRole::Member => "a member",
+                    },
+                    &format!("{main}/invitations/{token}"),
+                    TTL.num_days(),
+                )
+                .secret_until(row.expires_at),
+            );
+            rows.push(row);
+        }
+        if !rows.is_empty() {
+            organization_invitations::Entity::insert_many(rows.iter().cloned().map(active))
+                .exec_without_returning(&txn)
+                .await?;
+            mail::enqueue_all(&txn, mails).await?;
+            Event::new(Kind::OrganizationInvited, Some(viewer.user.id), client)
+                .by(viewer.user.id)
+                .detail(format!("organization {}: {} invited as {}", org.id, rows.len(), role.as_str()))
+                .record(&txn)
+                .await?;
+        }
+        Ok((rows, skipped))
+    }
+    .await;
+    let (rows, skipped) = settle(txn, outcome).await?;
+    if !rows.is_empty() {
+        ctx.mail_ready.notify_one();
+    }
+    let invitations = rows
+        .into_iter()
+        .map(|row| (row, Some(viewer.user.clone())))
+        .collect();
+    Ok(Outcome { invitations, skipped })
+}
+
+/// The pending invitations, newest first (owners, org admins and site admins).
+///
+/// # Errors
+/// 404 for outsiders; 403 for members.
+pub async fn list(ctx: &Context, viewer: &Viewer, id: &str) -> Result<Vec<Sent>> {
+    let access = access(&ctx.db, viewer, id).await?;
+    access.require_manager()?;
+    Ok(pending(access.org.id, Utc::now())
+        .find_also_related(users::Entity)
+        .order_by_desc(organization_invitations::Column::CreatedAt)
+        .order_by_asc(organization_invitations::Column::Email)
+        .limit(MAX_LISTED)
+        .all(&ctx.db)
+        .await?)
+}
+
+/// Revokes a pending invitation: its link stops working at once.
+///
+/// # Errors
+/// 404 for outsiders and for an invitation that is not pending in this organization; 403 for
+/// members.
+#[tracing::instrument(skip_all)]
+pub async fn revoke(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    invitation_id: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    let access = access(&ctx.db, viewer, id).await?;
+    access.require_manager()?;
+    let not_found = || Error::NotFound(NOT_FOUND.to_owned());
+    let invitation_id = Uuid::parse_str(invitation_id).map_err(|_| not_found())?;
+    let txn = ctx.db.begin().await?;
+    let outcome = async {
+        let revoked = organization_invitations::Entity::update_many()
+            .col_expr(
+                organization_invitations::Column::Status,
+                Expr::value(InvitationStatus::Revoked),
+            )
+            .filter(organization_invitations::Column::Id.eq(invitation_id))
+            .filter(organization_invitations::Column::OrganizationId.eq(access.org.id))
+            .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+            .exec(&txn)
+            .await?;
+        if revoked.rows_affected == 0 {
+            return Err(not_found());
+        }
+        Event::new(Kind::OrganizationInvitationRevoked, Some(viewer.user.id), client)
+            .by(viewer.user.id)
+            .detail(format!(
+                "organization {}: invitation {invitation_id}",
+                access.org.id
+            ))
+            .record(&txn)
+            .await?;
+        Ok(())
+    }
+    .await;
+    settle(txn, outcome).await
+}
+
+/// What an invitation link shows: who invites whom where. Public: the token is the secret.
+///
+/// # Errors
+/// 404 for an unknown token; 410 for one expired, revoked or used.
+pub async fn show(ctx: &Context, token: &str) -> Result<Shown> {
+    let (invitation, inviter) = by_token(&ctx.db, token).await?;
+    let organization = organizations::Entity::find_by_id(invitation.organization_id)
+        .one(&ctx.db)
+        .await?
+        .ok_or_else(|| Error::NotFound(NOT_FOUND.to_owned()))?;
+    Ok(Shown {
+        invitation: (invitation, inviter),
+        organization,
+    })
+}
+
+/// Joins the organization with the role the invitation names. Once: of twenty accepts at the
+/// same moment one joins and the others find the link used.
+///
+/// # Errors
+/// 404 unknown; 410 expired, revoked or used; 403 when the viewer's address is another, or
+/// not verified.
+#[tracing::instrument(skip_all)]
+pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &ClientInfo) -> Result<View> {
+    let (invitation, _) = by_token(&ctx.db, token).await?;
+    if !viewer.user.email.eq_ignore_ascii_case(&invitation.email) {
+        return Err(Error::Forbidden(
+            "This invitation is for another email address".to_owned(),
+        ));
+    }
+    if !viewer.user.email_verified {
+        return Err(Error::EmailNotVerified);
+    }
+    let now = Utc::now().trunc_subsecs(6);
+    let txn = ctx.db.begin().await?;
+    let outcome = async {
+        let used = organization_invitations::Entity::update_many()
+            .col_expr(
+                organization_invitations::Column::Status,
+                Expr::value(InvitationStatus::Accepted),
+            )
+            .col_expr(
+                organization_invitations::Column::AcceptedAt,
+                Expr::value(Some(now)),
+            )
+            .filter(organization_invitations::Column::Id.eq(invitation.id))
+            .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+            .filter(organization_invitations::Column::ExpiresAt.gt(now))
+            .exec(&txn)
+            .await?;
+        if used.rows_affected == 0 {
+            return Err(expired());
+        }
+        members::add(
+            &txn,
+            invitation.organization_id,
+            &viewer.user,
+            invitation.role,
+            now,
+        )
+        .await?;
+        Event::new(Kind::OrganizationJoined, Some(viewer.user.id), client)
+            .by(viewer.user.id)
+            .detail(format!("organization {}", invitation.organization_id))
+            .record(&txn)
+            .await?;
+        Ok(())
+    }
+    .await;
+    settle(txn, outcome).await?;
+    let role = organization_members::Entity::find_by_id((invitation.organization_id, viewer.user.id))
+        .one(&ctx.db)
+        .await?
+        .map(|m| m.role);
+    let org = organizations::Entity::find_by_id(invitation.organization_id)
+        .one(&ctx.db)
+        .await?
+        .ok_or_else(super::not_found)?;
+    super::view(&ctx.db, org, role).await
+}
+
+/// The text of a successful accept.
+pub fn joined(name: &str) -> String {
+    format!("You joined {name}")
+}
+
+fn expired() -> Error {
+    Error::Expired("This invitation has expired".to_owned())
+}
+
+/// A pending invitation of `organization_id` that has not expired by `now`.
+fn pending(
+    organization_id: Uuid,
+    now: chrono::DateTime<Utc>,
+) -> sea_orm::Select<organization_invitations::Entity> {
+    organization_invitations::Entity::find()
+        .filter(organization_invitations::Column::OrganizationId.eq(organization_id))
+        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+        .filter(organization_invitations::Column::ExpiresAt.gt(now))
+}
+
+/// The invitation of a link's token, while it can still be accepted.
+async fn by_token(db: &impl ConnectionTrait, token: &str) -> Result<Sent> {
+    let not_found = || Error::NotFound(NOT_FOUND.to_owned());
+    if token.is_empty() || token.len() > 256 {
+        return Err(not_found());
+    }
+    let (invitation, inviter) = organization_invitations::Entity::find()
+        .filter(organization_invitations::Column::TokenHash.eq(tokens::sha256_hex(token)))
+        .find_also_related(users::Entity)
+        .one(db)
+        .await?
+        .ok_or_else(not_found)?;
+    if invitation.status != InvitationStatus::Pending || invitation.expires_at <= Utc::now() {
+        return Err(expired());
+    }
+    Ok((invitation, inviter))
+}
+
+fn active(row: organization_invitations::Model) -> organization_invitations::ActiveModel {
+    organization_invitations::ActiveModel {
+        id: Set(row.id),
+        organization_id: Set(row.organization_id),
+        email: Set(row.email),
+        role: Set(row.role),
+        token_hash: Set(row.token_hash),
+        status: Set(row.status),
+        invited_by: Set(row.invited_by),
+        expires_at: Set(row.expires_at),
+        created_at: Set(row.created_at),
+        accepted_at: Set(row.accepted_at),
+    }
+}

@@ -1,0 +1,507 @@
+//! Organizations through the real server: who may do what, the outsider's 404s with real ids,
+//! invitations by mail, the last owner, and the races that must not break the rules.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, json_of};
+
+/// A verified account of `role` (hire, campus or career), named after its address's local
+/// part, signed in.
+async fn person(app: &TestApp, email: &str, role: &str) -> String {
+    let token = app.signed_up(email).await;
+    named(app, email, role).await;
+    token
+}
+
+async fn named(app: &TestApp, email: &str, role: &str) {
+    let name = email.split('@').next().unwrap();
+    app.sql(&format!(
+        "UPDATE users SET role = '{role}', name = '{name}' WHERE email = '{email}'"
+    ))
+    .await;
+}
+
+/// Signs up `email` when it already received `mails` mails (invitations): its code is the next.
+async fn signed_up_after(app: &TestApp, email: &str, mails: usize) -> String {
+    assert_eq!(app.register(email).await.status(), StatusCode::CREATED);
+    assert_eq!(app.send_code(email).await.status(), StatusCode::OK);
+    let code = app.code_from_mail(email, mails + 1).await;
+    let body = json_of(app.verify_code(email, &code).await, StatusCode::OK).await;
+    named(app, email, "career").await;
+    body["data"]["token"].as_str().unwrap().to_owned()
+}
+
+async fn my_id(app: &TestApp, token: &str) -> String {
+    let me = json_of(app.get_as(token, "/api/auth/verify").await, StatusCode::OK).await;
+    me["data"]["user"]["id"].as_str().unwrap().to_owned()
+}
+
+/// Creates an organization as `token` and returns its id.
+async fn organization(app: &TestApp, token: &str, name: &str) -> String {
+    let body = json_of(
+        app.post_as(token, "/api/orgs", json!({ "name": name })).await,
+        StatusCode::CREATED,
+    )
+    .await;
+    body["data"]["organization"]["id"].as_str().unwrap().to_owned()
+}
+
+/// The token at the end of the invitation link in the newest invitation mail to `email`.
+async fn invitation_token(app: &TestApp, email: &str, nth: usize) -> String {
+    let mails = app.mail.wait_for(email, nth).await;
+    let text = mails[nth - 1].text();
+    let start = text.find("/invitations/").expect("an invitation link") + "/invitations/".len();
+    text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+/// Invites `emails` to `org` as `token` (as members) and returns the answer's data.
+async fn invite(app: &TestApp, token: &str, org: &str, emails: &[&str]) -> Value {
+    let body = json_of(
+        app.post_as(
+            token,
+            &format!("/api/orgs/{org}/invitations"),
+            json!({ "emails": emails, "role": "member" }),
+        )
+        .await,
+        StatusCode::CREATED,
+    )
+    .await;
+    assert_eq!(body["message"], "Invitations sent");
+    body["data"].clone()
+}
+
+/// `email` joins `org` through a fresh invitation from `owner`; returns their token.
+async fn member_of(app: &TestApp, owner: &str, org: &str, email: &str) -> String {
+    let token = person(app, email, "career").await;
+    invite(app, owner, org, &[email]).await;
+    let link = invitation_token(app, email, 2).await;
+    let joined = app
+        .post_as(&token, &format!("/api/invitations/{link}/accept"), json!({}))
+        .await;
+    assert_eq!(joined.status(), StatusCode::OK);
+    token
+}
+
+db_test! {
+    async fn hire_and_campus_accounts_create_organizations_and_career_ones_cannot(app: TestApp) {
+        let hire = person(&app, "lead@acme.example", "hire").await;
+        let body = json_of(
+            app.post_as(&hire, "/api/orgs", json!({ "name": "Acme Hiring, Inc." })).await,
+            StatusCode::CREATED,
+        )
+        .await;
+        assert_eq!(body["message"], "Organization created");
+        let org = &body["data"]["organization"];
+        assert_eq!(org["slug"], "acme-hiring-inc");
+        assert_eq!(org["kind"], "hire");
+        assert_eq!(org["myRole"], "owner");
+        assert_eq!(org["memberCount"], 1);
+        assert_eq!(org["seatLimit"], Value::Null);
+
+        // The same name again gets a suffixed slug; a chosen slug that is taken is a conflict.
+        let again = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": "Acme Hiring Inc" })).await, StatusCode::CREATED).await;
+        let slug = again["data"]["organization"]["slug"].as_str().unwrap();
+        assert!(slug.starts_with("acme-hiring-inc-") && slug.len() == "acme-hiring-inc-".len() + 4, "{slug}");
+        let taken = json_of(
+            app.post_as(&hire, "/api/orgs", json!({ "name": "Other", "slug": "acme-hiring-inc" })).await,
+            StatusCode::CONFLICT,
+        )
+        .await;
+        assert_eq!(taken["message"], "An organization with this slug already exists");
+
+        let bad = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": " ", "slug": "No Way" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(bad["errors"]["name"], "Organization name is required");
+        assert_eq!(bad["errors"]["slug"], "Slug may use lowercase letters, digits and hyphens (3-40)");
+
+        let campus = person(&app, "dean@uni.example", "campus").await;
+        let institute = json_of(app.post_as(&campus, "/api/orgs", json!({ "name": "City University" })).await, StatusCode::CREATED).await;
+        assert_eq!(institute["data"]["organization"]["kind"], "campus");
+
+        let career = person(&app, "student@uni.example", "career").await;
+        let refused = json_of(app.post_as(&career, "/api/orgs", json!({ "name": "Mine" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["message"], "Only Hire and Campus accounts can create organizations");
+        assert_eq!(app.post("/api/orgs", json!({ "name": "Anon" })).await.status(), StatusCode::UNAUTHORIZED);
+
+        let mine = json_of(app.get_as(&hire, "/api/orgs").await, StatusCode::OK).await;
+        let names: Vec<&str> = mine["data"]["organizations"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["Acme Hiring Inc", "Acme Hiring, Inc."]);
+        let none = json_of(app.get_as(&career, "/api/orgs").await, StatusCode::OK).await;
+        assert_eq!(none["data"]["organizations"], json!([]));
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_created'").await, 3);
+    }
+}
+
+db_test! {
+    async fn an_outsider_gets_404_for_everything_of_an_organization_even_with_real_ids(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let owner_id = my_id(&app, &owner).await;
+        invite(&app, &owner, &org, &["pending@acme.example"]).await;
+        let items = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/invitations")).await, StatusCode::OK).await;
+        let invitation = items["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+
+        let outsider = person(&app, "spy@rival.example", "hire").await;
+        let calls = [
+            ("GET", format!("/api/orgs/{org}")),
+            ("PUT", format!("/api/orgs/{org}")),
+            ("DELETE", format!("/api/orgs/{org}")),
+            ("GET", format!("/api/orgs/{org}/members")),
+            ("PUT", format!("/api/orgs/{org}/members/{owner_id}")),
+            ("DELETE", format!("/api/orgs/{org}/members/{owner_id}")),
+            ("POST", format!("/api/orgs/{org}/invitations")),
+            ("GET", format!("/api/orgs/{org}/invitations")),
+            ("DELETE", format!("/api/orgs/{org}/invitations/{invitation}")),
+        ];
+        for (method, path) in &calls {
+            let body = json!({ "name": "Mine now", "role": "owner", "emails": ["spy@rival.example"] });
+            let response = match *method {
+                "GET" => app.get_as(&outsider, path).await,
+                "PUT" => app.put_as(&outsider, path, body).await,
+                "POST" => app.post_as(&outsider, path, body).await,
+                _ => app.delete_as(&outsider, path).await,
+            };
+            let answer = json_of(response, StatusCode::NOT_FOUND).await;
+            assert_eq!(answer["message"], "Organization not found", "{method} {path}");
+        }
+        // An unknown id and a malformed one answer the same.
+        for id in [uuid::Uuid::new_v4().to_string(), "not-an-id".to_owned()] {
+            let answer = json_of(app.get_as(&outsider, &format!("/api/orgs/{id}")).await, StatusCode::NOT_FOUND).await;
+            assert_eq!(answer["message"], "Organization not found");
+        }
+        // Nothing changed.
+        let still = json_of(app.get_as(&owner, &format!("/api/orgs/{org}")).await, StatusCode::OK).await;
+        assert_eq!(still["data"]["organization"]["name"], "Acme");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE status = 'pending'").await, 1);
+
+        // GraphQL says the same.
+        let answer = app.graphql(Some(&outsider), "query($id: ID!) { organization(id: $id) { name } }", json!({ "id": org })).await;
+        assert_eq!(answer["errors"][0]["extensions"]["code"], "NOT_FOUND");
+    }
+}
+
+db_test! {
+    async fn roles_decide_who_invites_renames_promotes_and_removes(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let ann = member_of(&app, &owner, &org, "ann@acme.example").await;
+        let bo = member_of(&app, &owner, &org, "bo@acme.example").await;
+        let (ann_id, bo_id, owner_id) = (my_id(&app, &ann).await, my_id(&app, &bo).await, my_id(&app, &owner).await);
+
+        // A member reads, but cannot invite, rename or see invitations.
+        let read = json_of(app.get_as(&ann, &format!("/api/orgs/{org}")).await, StatusCode::OK).await;
+        assert_eq!(read["data"]["organization"]["myRole"], "member");
+        assert_eq!(read["data"]["organization"]["memberCount"], 3);
+        let refused = json_of(app.post_as(&ann, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["x@y.example"] })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["message"], "Only owners and admins of this organization can do this");
+        assert_eq!(app.put_as(&ann, &format!("/api/orgs/{org}"), json!({ "name": "Ann's" })).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(app.get_as(&ann, &format!("/api/orgs/{org}/invitations")).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(app.delete_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}")).await.status(), StatusCode::FORBIDDEN);
+
+        // The owner makes Ann an admin; Ann may now rename, promote Bo to admin, but not make owners.
+        let promoted = json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{ann_id}"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        assert_eq!(promoted["message"], "Member updated");
+        assert_eq!(promoted["data"]["member"]["role"], "admin");
+        let renamed = json_of(app.put_as(&ann, &format!("/api/orgs/{org}"), json!({ "name": "Acme Talent" })).await, StatusCode::OK).await;
+        assert_eq!(renamed["message"], "Organization updated");
+        assert_eq!(renamed["data"]["organization"]["name"], "Acme Talent");
+        assert_eq!(app.put_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}"), json!({ "role": "admin" })).await.status(), StatusCode::OK);
+        let no_owner = json_of(app.put_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}"), json!({ "role": "owner" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(no_owner["message"], "Only owners of this organization can do this");
+        assert_eq!(app.put_as(&ann, &format!("/api/orgs/{org}/members/{owner_id}"), json!({ "role": "member" })).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(app.delete_as(&ann, &format!("/api/orgs/{org}/members/{owner_id}")).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(app.delete_as(&ann, &format!("/api/orgs/{org}")).await.status(), StatusCode::FORBIDDEN);
+        let bad = json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{bo_id}"), json!({ "role": "boss" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(bad["errors"]["role"], "Role must be owner, admin or member");
+        // Only a site admin sets the seat limit.
+        let seats = json_of(app.put_as(&owner, &format!("/api/orgs/{org}"), json!({ "seatLimit": 10 })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(seats["message"], "Only admins can set the seat limit");
+
+        // The members list: owners first, then by name.
+        let list = json_of(app.get_as(&bo, &format!("/api/orgs/{org}/members")).await, StatusCode::OK).await;
+        let roles: Vec<(&str, &str)> = list["data"]["items"].as_array().unwrap().iter().map(|m| (m["user"]["email"].as_str().unwrap(), m["role"].as_str().unwrap())).collect();
+        assert_eq!(roles, [("owner@acme.example", "owner"), ("ann@acme.example", "admin"), ("bo@acme.example", "admin")]);
+
+        // Ann removes Bo; Bo is out at once.
+        let removed = json_of(app.delete_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}")).await, StatusCode::OK).await;
+        assert_eq!(removed["message"], "Member removed");
+        assert_eq!(app.get_as(&bo, &format!("/api/orgs/{org}")).await.status(), StatusCode::NOT_FOUND);
+
+        // The last owner can neither leave nor be demoted; with a second owner, they can.
+        let alone = json_of(app.delete_as(&owner, &format!("/api/orgs/{org}/members/{owner_id}")).await, StatusCode::CONFLICT).await;
+        assert_eq!(alone["message"], "An organization needs at least one owner");
+        let demoted = json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{owner_id}"), json!({ "role": "admin" })).await, StatusCode::CONFLICT).await;
+        assert_eq!(demoted["message"], "An organization needs at least one owner");
+        assert_eq!(app.put_as(&owner, &format!("/api/orgs/{org}/members/{ann_id}"), json!({ "role": "owner" })).await.status(), StatusCode::OK);
+        assert_eq!(app.delete_as(&owner, &format!("/api/orgs/{org}/members/{owner_id}")).await.status(), StatusCode::OK);
+        let after = json_of(app.get_as(&ann, &format!("/api/orgs/{org}")).await, StatusCode::OK).await;
+        assert_eq!(after["data"]["organization"]["memberCount"], 1);
+
+        // Ann, now the owner, deletes it: the memberships and invitations go with it.
+        let deleted = json_of(app.delete_as(&ann, &format!("/api/orgs/{org}")).await, StatusCode::OK).await;
+        assert_eq!(deleted["message"], "Organization deleted");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_members").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 0);
+        for kind in ["organization_member_changed", "organization_member_removed", "organization_left", "organization_deleted", "organization_updated"] {
+            assert!(app.count(&format!("SELECT COUNT(*) FROM audit_events WHERE kind = '{kind}' AND actor_id IS NOT NULL")).await >= 1, "{kind}");
+        }
+    }
+}
+
+db_test! {
+    async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "<b>Acme</b>").await;
+        let data = invite(&app, &owner, &org, &["New.Hire@Acme.example", "new.hire@acme.example", "not an email", "owner@acme.example"]).await;
+        assert_eq!(data["invitations"].as_array().unwrap().len(), 1);
+        assert_eq!(data["invitations"][0]["email"], "new.hire@acme.example");
+        assert_eq!(data["invitations"][0]["status"], "pending");
+        assert_eq!(data["invitations"][0]["invitedBy"]["name"], "owner");
+        assert_eq!(
+            data["skipped"],
+            json!([
+                { "email": "new.hire@acme.example", "reason": "invited" },
+                { "email": "not an email", "reason": "invalid" },
+                { "email": "owner@acme.example", "reason": "member" },
+            ])
+        );
+        // Inviting the same address again: skipped, no second mail.
+        let again = invite(&app, &owner, &org, &["new.hire@acme.example"]).await;
+        assert_eq!(again["skipped"], json!([{ "email": "new.hire@acme.example", "reason": "invited" }]));
+
+        let mails = app.mail.wait_for("new.hire@acme.example", 1).await;
+        let mail = mails[0].text();
+        assert!(mail.contains("Join &lt;b&gt;Acme&lt;/b&gt;</h1>") && !mail.contains("Join <b>Acme</b></h1>"), "{mail}");
+        let token = invitation_token(&app, "new.hire@acme.example", 1).await;
+        // Only the token's hash is kept.
+        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM organization_invitations WHERE token_hash = '{token}'")).await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE length(token_hash) = 64").await, 1);
+
+        // The link shows who invites whom where, to anyone holding it.
+        let shown = json_of(app.get(&format!("/api/invitations/{token}")).await, StatusCode::OK).await;
+        assert_eq!(shown["data"]["invitation"]["organization"], json!({ "name": "<b>Acme</b>", "kind": "hire" }));
+        assert_eq!(shown["data"]["invitation"]["email"], "new.hire@acme.example");
+        assert_eq!(app.get("/api/invitations/nope").await.status(), StatusCode::NOT_FOUND);
+
+        // Someone else's account cannot use it; an unverified one cannot either.
+        let other = person(&app, "other@acme.example", "career").await;
+        let wrong = json_of(app.post_as(&other, &format!("/api/invitations/{token}/accept"), json!({})).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(wrong["message"], "This invitation is for another email address");
+        assert_eq!(app.post(&format!("/api/invitations/{token}/accept"), json!({})).await.status(), StatusCode::UNAUTHORIZED);
+
+        // The invited person registers with that address and joins.
+        let invited = signed_up_after(&app, "new.hire@acme.example", 1).await;
+        let joined = json_of(app.post_as(&invited, &format!("/api/invitations/{token}/accept"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(joined["message"], "You joined <b>Acme</b>");
+        assert_eq!(joined["data"]["organization"]["myRole"], "member");
+        assert_eq!(joined["data"]["organization"]["memberCount"], 2);
+        // Once.
+        let used = json_of(app.post_as(&invited, &format!("/api/invitations/{token}/accept"), json!({})).await, StatusCode::GONE).await;
+        assert_eq!(used["message"], "This invitation has expired");
+        assert_eq!(app.get(&format!("/api/invitations/{token}")).await.status(), StatusCode::GONE);
+
+        // A revoked invitation's link is dead at once; an expired one likewise.
+        let data = invite(&app, &owner, &org, &["later@acme.example", "late@acme.example"]).await;
+        let later = data["invitations"].as_array().unwrap().iter().find(|i| i["email"] == "later@acme.example").unwrap()["id"].as_str().unwrap().to_owned();
+        let link = invitation_token(&app, "later@acme.example", 1).await;
+        let revoked = json_of(app.delete_as(&owner, &format!("/api/orgs/{org}/invitations/{later}")).await, StatusCode::OK).await;
+        assert_eq!(revoked["message"], "Invitation revoked");
+        assert_eq!(app.get(&format!("/api/invitations/{link}")).await.status(), StatusCode::GONE);
+        assert_eq!(app.delete_as(&owner, &format!("/api/orgs/{org}/invitations/{later}")).await.status(), StatusCode::NOT_FOUND);
+        app.sql("UPDATE organization_invitations SET expires_at = '2020-01-01 00:00:00+00:00' WHERE email = 'late@acme.example'").await;
+        let late = invitation_token(&app, "late@acme.example", 1).await;
+        let expired = json_of(app.get(&format!("/api/invitations/{late}")).await, StatusCode::GONE).await;
+        assert_eq!(expired["message"], "This invitation has expired");
+        let pending = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/invitations")).await, StatusCode::OK).await;
+        assert_eq!(pending["data"]["items"], json!([]));
+
+        // Bad calls: no addresses, over 500, a bad role.
+        let path = format!("/api/orgs/{org}/invitations");
+        let empty = json_of(app.post_as(&owner, &path, json!({ "emails": [] })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(empty["errors"]["emails"], "Add at least one email address");
+        let many: Vec<String> = (0..501).map(|i| format!("p{i}@uni.example")).collect();
+        let over = json_of(app.post_as(&owner, &path, json!({ "emails": many })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(over["errors"]["emails"], "At most 500 email addresses per invitation");
+        assert_eq!(app.post_as(&owner, &path, json!({ "emails": ["a@b.example"], "role": "king" })).await.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE email LIKE 'p%@uni.example'").await, 0);
+    }
+}
+
+db_test! {
+    async fn the_seat_limit_fails_the_whole_call_and_only_a_site_admin_sets_it(app: TestApp) {
+        let owner = person(&app, "owner@uni.example", "campus").await;
+        let org = organization(&app, &owner, "City University").await;
+        let admin = person(&app, "root@talent.example", "admin").await;
+        // A site admin who is not a member sees it (myRole null) and sets the limit.
+        let set = json_of(app.put_as(&admin, &format!("/api/orgs/{org}"), json!({ "seatLimit": 3 })).await, StatusCode::OK).await;
+        assert_eq!(set["data"]["organization"]["seatLimit"], 3);
+        assert_eq!(set["data"]["organization"]["myRole"], Value::Null);
+
+        invite(&app, &owner, &org, &["s1@uni.example"]).await;
+        // 1 member + 1 pending + 2 new = 4 > 3: nothing is sent.
+        let full = json_of(
+            app.post_as(&owner, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["s2@uni.example", "s3@uni.example"] })).await,
+            StatusCode::CONFLICT,
+        )
+        .await;
+        assert_eq!(full["message"], "Seat limit reached");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient IN ('s2@uni.example', 's3@uni.example')").await, 0);
+        invite(&app, &owner, &org, &["s2@uni.example"]).await;
+
+        // The day's cap: 1,000 invitations per organization.
+        // (SQLite keeps ids as blobs: rows are found by name here.)
+        app.sql("UPDATE organizations SET seat_limit = NULL WHERE name = 'City University'").await;
+        let batch = |from: usize| (from..from + 500).map(|i| format!("bulk{i}@uni.example")).collect::<Vec<_>>();
+        for from in [0, 500] {
+            let emails = batch(from);
+            let response = app.post_as(&owner, &format!("/api/orgs/{org}/invitations"), json!({ "emails": emails })).await;
+            if from == 0 {
+                let data = json_of(response, StatusCode::CREATED).await;
+                assert_eq!(data["data"]["invitations"].as_array().unwrap().len(), 500);
+            } else {
+                assert!(response.headers().contains_key("retry-after"));
+                let refused = json_of(response, StatusCode::TOO_MANY_REQUESTS).await;
+                assert_eq!(refused["code"], "RATE_LIMITED");
+            }
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 502);
+    }
+}
+
+db_test! {
+    async fn twenty_parallel_accepts_make_one_membership(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let invited = person(&app, "race@acme.example", "career").await;
+        invite(&app, &owner, &org, &["race@acme.example"]).await;
+        let token = invitation_token(&app, "race@acme.example", 2).await;
+        let path = format!("/api/invitations/{token}/accept");
+        let answers = futures::future::join_all((0..20).map(|_| app.post_as(&invited, &path, json!({})))).await;
+        let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::GONE), "{statuses:?}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_members").await, 2);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_joined'").await, 1);
+    }
+}
+
+db_test! {
+    async fn two_owners_demoting_each_other_at_once_leave_one_owner(app: TestApp) {
+        let first = person(&app, "first@acme.example", "hire").await;
+        let first_id = my_id(&app, &first).await;
+        for round in 0..5 {
+            let org = organization(&app, &first, &format!("Acme {round}")).await;
+            let second = if round == 0 {
+                member_of(&app, &first, &org, "second@acme.example").await
+            } else {
+                let token = json_of(app.login("second@acme.example", crate::helpers::PASSWORD).await, StatusCode::OK).await;
+                let token = token["data"]["token"].as_str().unwrap().to_owned();
+                invite(&app, &first, &org, &["second@acme.example"]).await;
+                let link = invitation_token(&app, "second@acme.example", round + 2).await;
+                assert_eq!(app.post_as(&token, &format!("/api/invitations/{link}/accept"), json!({})).await.status(), StatusCode::OK);
+                token
+            };
+            let second_id = my_id(&app, &second).await;
+            let promote = app.put_as(&first, &format!("/api/orgs/{org}/members/{second_id}"), json!({ "role": "owner" })).await;
+            assert_eq!(promote.status(), StatusCode::OK);
+            let (demote_second, demote_first) = (
+                format!("/api/orgs/{org}/members/{second_id}"),
+                format!("/api/orgs/{org}/members/{first_id}"),
+            );
+            let (a, b) = tokio::join!(
+                app.put_as(&first, &demote_second, json!({ "role": "member" })),
+                app.put_as(&second, &demote_first, json!({ "role": "member" })),
+            );
+            // One wins; the other finds itself no owner any more (403) or the last one (409).
+            let mut statuses = [a.status(), b.status()];
+            statuses.sort();
+            assert_eq!(statuses[0], StatusCode::OK, "{statuses:?}");
+            assert!(matches!(statuses[1], StatusCode::FORBIDDEN | StatusCode::CONFLICT), "{statuses:?}");
+            let owners = app.count(&format!("SELECT COUNT(*) FROM organization_members m JOIN organizations o ON o.id = m.organization_id WHERE o.name = 'Acme {round}' AND m.role = 'owner'")).await;
+            assert_eq!(owners, 1, "round {round}: {statuses:?}");
+        }
+    }
+}
+
+db_test! {
+    async fn members_page_by_cursor_and_follow_renames(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        for i in 0..7 {
+            member_of(&app, &owner, &org, &format!("p{i}@acme.example")).await;
+        }
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let path = match &cursor {
+                Some(c) => format!("/api/orgs/{org}/members?limit=3&cursor={c}"),
+                None => format!("/api/orgs/{org}/members?limit=3"),
+            };
+            let page = json_of(app.get_as(&owner, &path).await, StatusCode::OK).await;
+            for item in page["data"]["items"].as_array().unwrap() {
+                seen.push(item["user"]["name"].as_str().unwrap().to_owned());
+            }
+            match page["data"]["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        let expected: Vec<String> = std::iter::once("owner".to_owned()).chain((0..7).map(|i| format!("p{i}"))).collect();
+        assert_eq!(seen, expected);
+        for bad in ["limit=0", "limit=101", "limit=x", "cursor=garbage"] {
+            assert_eq!(app.get_as(&owner, &format!("/api/orgs/{org}/members?{bad}")).await.status(), StatusCode::BAD_REQUEST, "{bad}");
+        }
+        // The owner renames themself "Zed": owners still come first, and the key follows.
+        assert_eq!(app.put_as(&owner, "/api/users/profile", json!({ "name": "Zed" })).await.status(), StatusCode::OK);
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_members WHERE name_key = 'zed'").await, 1);
+        let first = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/members?limit=1")).await, StatusCode::OK).await;
+        assert_eq!(first["data"]["items"][0]["user"]["name"], "Zed");
+    }
+}
+
+db_test! {
+    async fn a_deleted_owner_hands_the_organization_over_and_an_empty_one_goes(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let team = organization(&app, &owner, "Team").await;
+        let solo = organization(&app, &owner, "Solo").await;
+        let ann = member_of(&app, &owner, &team, "ann@acme.example").await;
+        let owner_id = my_id(&app, &owner).await;
+        assert_eq!(app.delete_as(&owner, &format!("/api/users/{owner_id}")).await.status(), StatusCode::OK);
+        let team_now = json_of(app.get_as(&ann, &format!("/api/orgs/{team}")).await, StatusCode::OK).await;
+        assert_eq!(team_now["data"]["organization"]["myRole"], "owner");
+        assert_eq!(team_now["data"]["organization"]["memberCount"], 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM organizations WHERE name = 'Solo'").await, 0);
+        assert_eq!(app.get_as(&ann, &format!("/api/orgs/{solo}")).await.status(), StatusCode::NOT_FOUND);
+        // The invitation Ann accepted keeps no inviter.
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE invited_by IS NULL").await, 1);
+    }
+}
+
+db_test! {
+    async fn the_graphql_twins_answer_like_rest(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let created = app.graphql(Some(&owner), "mutation { createOrganization(input: { name: \"Graph Co\" }) { message organization { id name slug kind myRole memberCount seatLimit } } }", json!({})).await;
+        let payload = &created["data"]["createOrganization"];
+        assert_eq!(payload["message"], "Organization created");
+        assert_eq!(payload["organization"]["slug"], "graph-co");
+        let id = payload["organization"]["id"].as_str().unwrap().to_owned();
+        let rest = json_of(app.get_as(&owner, &format!("/api/orgs/{id}")).await, StatusCode::OK).await;
+        for key in ["id", "name", "slug", "kind", "myRole", "memberCount", "seatLimit"] {
+            assert_eq!(rest["data"]["organization"][key], payload["organization"][key], "{key}");
+        }
+        let invited = app.graphql(Some(&owner), "mutation($id: ID!) { inviteMembers(organizationId: $id, input: { emails: [\"g@acme.example\", \"bad\"] }) { message invitations { email role status } skipped { email reason } } }", json!({ "id": id })).await;
+        assert_eq!(invited["data"]["inviteMembers"]["message"], "Invitations sent");
+        assert_eq!(invited["data"]["inviteMembers"]["invitations"], json!([{ "email": "g@acme.example", "role": "member", "status": "pending" }]));
+        assert_eq!(invited["data"]["inviteMembers"]["skipped"], json!([{ "email": "bad", "reason": "invalid" }]));
+        let members = app.graphql(Some(&owner), "query($id: ID!) { members(organizationId: $id) { items { role user { email } } nextCursor } }", json!({ "id": id })).await;
+        assert_eq!(members["data"]["members"], json!({ "items": [{ "role": "owner", "user": { "email": "owner@acme.example" } }], "nextCursor": null }));
+        let owner_id = my_id(&app, &owner).await;
+        let last = app.graphql(Some(&owner), "mutation($id: ID!, $user: ID!) { removeMember(organizationId: $id, userId: $user) { message } }", json!({ "id": id, "user": owner_id })).await;
+        assert_eq!(last["errors"][0]["message"], "An organization needs at least one owner");
+        assert_eq!(last["errors"][0]["extensions"]["code"], "CONFLICT");
+    }
+}

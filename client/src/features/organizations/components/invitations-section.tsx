@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { SectionCard } from '@/components/section-card';
+import { accountToast } from '@/lib/account-toast';
+import { useConfig } from '@/lib/config-context';
+import { listInvitations } from '../api/list-invitations';
+import { failureMessage, fieldErrorsOf } from '../api/request';
+import { revokeInvitation } from '../api/revoke-invitation';
+import { sendInvitations, type SendInvitationsResult } from '../api/send-invitations';
+import type { Invitation, InviteRole, Organization } from '../api/types';
+import { useResource } from '../hooks/use-resource';
+import { InvitationsList } from './invitations-list';
+import { InviteForm, type InviteErrors } from './invite-form';
+import { InviteResult } from './invite-result';
+import { ErrorMessage, LoadingStatus } from './status-message';
+
+/** For owners and org admins: invite people, and see or revoke the invitations still pending. */
+export function InvitationsSection({ organization }: { organization: Organization }) {
+  const { apiBaseUrl } = useConfig();
+  const pending = useResource(organization.id, async (signal) => (await listInvitations(apiBaseUrl, organization.id, signal)).data.items);
+  const [sending, setSending] = useState(false);
+  const [errors, setErrors] = useState<InviteErrors>({});
+  const [result, setResult] = useState<SendInvitationsResult | null>(null);
+  const [revokingId, setRevokingId] = useState<string | null>(null);
+
+  const send = async (input: { emails: string[]; role: InviteRole }) => {
+    setSending(true);
+    setErrors({});
+    try {
+      const answer = await sendInvitations(apiBaseUrl, organization.id, input);
+      setResult({ invitations: answer.data.invitations ?? [], skipped: answer.data.skipped ?? [] });
+      accountToast.success(answer.message || 'Invitations sent');
+      pending.refresh();
+      return true;
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      setErrors({ emails: fields.emails, role: fields.role });
+      accountToast.error(failureMessage(error));
+      return false;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const revoke = async (invitation: Invitation) => {
+    setRevokingId(invitation.id);
+    try {
+      const answer = await revokeInvitation(apiBaseUrl, organization.id, invitation.id);
+      pending.setData((items) => items.filter((item) => item.id !== invitation.id));
+      accountToast.success(answer.message || 'Invitation revoked');
+    } catch (error) {
+      accountToast.error(failureMessage(error));
+    } finally {
+      setRevokingId(null);
+    }
+  };
+
+  let list;
+  if (pending.resource.status === 'loading') list = <LoadingStatus>Loading invitations...</LoadingStatus>;
+  else if (pending.resource.status === 'error') list = <ErrorMessage>{failureMessage(pending.resource.error)}</ErrorMessage>;
+  else list = <InvitationsList invitations={pending.resource.data} pendingId={revokingId} onRevoke={(invitation) => void revoke(invitation)} />;
+
+  return (
+    <>
+      <SectionCard title="Invite people">
+        <p className="mb-4 text-ink-700">Each address gets an email with a link to join {organization.name}; the link works for 7 days.</p>
+        <InviteForm pending={sending} errors={errors} onSubmit={send} />
+        {result ? <div className="mt-4"><InviteResult result={result} /></div> : null}
+      </SectionCard>
+      <SectionCard title="Pending invitations">{list}</SectionCard>
+    </>
+  );
+}

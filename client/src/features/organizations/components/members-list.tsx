@@ -1,0 +1,100 @@
+import { useId } from 'react';
+import { badgeTone } from '@/components/badge-styles';
+import { buttonClass } from '@/components/button-styles';
+import type { MemberRole, Membership } from '../api/types';
+import { formatDate, ROLE_LABELS } from '../utils/labels';
+import { canRemoveMember, roleChoices } from '../utils/permissions';
+
+type MembersListProps = {
+  members: Membership[];
+  myRole: MemberRole | null;
+  myUserId: string;
+  /** The user id whose change is on its way: that row's controls wait. */
+  pendingUserId: string | null;
+  onChangeRole: (member: Membership, role: MemberRole) => void;
+  onRemove: (member: Membership) => void;
+  onLeave: () => void;
+};
+
+/** One row per member: name, email, since when, and the controls the caller's role allows. */
+export function MembersList({ members, myRole, myUserId, pendingUserId, onChangeRole, onRemove, onLeave }: MembersListProps) {
+  return (
+    <ul className="divide-y divide-ink-200 rounded-xl ring-1 ring-ink-200">
+      {members.map((member) => (
+        <MemberRow
+          key={member.user.id}
+          member={member}
+          isSelf={member.user.id === myUserId}
+          myRole={myRole}
+          pending={pendingUserId === member.user.id}
+          onChangeRole={(role) => onChangeRole(member, role)}
+          onRemove={() => onRemove(member)}
+          onLeave={onLeave}
+        />
+      ))}
+    </ul>
+  );
+}
+
+type MemberRowProps = {
+  member: Membership;
+  isSelf: boolean;
+  myRole: MemberRole | null;
+  pending: boolean;
+  onChangeRole: (role: MemberRole) => void;
+  onRemove: () => void;
+  onLeave: () => void;
+};
+
+function MemberRow({ member, isSelf, myRole, pending, onChangeRole, onRemove, onLeave }: MemberRowProps) {
+  const selectId = useId();
+  const choices = roleChoices(myRole, member);
+  const name = member.user.name || member.user.email;
+  return (
+    <li data-testid="member" className="flex flex-wrap items-center gap-3 px-4 py-3">
+      <div className="min-w-0 flex-1 basis-48">
+        <p className="break-words font-semibold text-ink-900">
+          {name}
+          {isSelf ? <span className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.success}`}>You</span> : null}
+        </p>
+        <p className="break-all text-sm text-ink-700">{member.user.email}</p>
+        <p className="text-sm text-ink-600">Joined {formatDate(member.joinedAt)}</p>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        {choices.length > 0 ? (
+          <>
+            <label htmlFor={selectId} className="sr-only">
+              Role of {name}
+            </label>
+            <select
+              id={selectId}
+              value={member.role}
+              disabled={pending}
+              onChange={(event) => onChangeRole(event.target.value as MemberRole)}
+              className="rounded-lg border border-ink-300 bg-paper px-3 py-2 text-sm text-ink-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus disabled:opacity-60"
+            >
+              {/* The current role stays listed even when the caller could not give it. */}
+              {(choices.includes(member.role) ? choices : [member.role, ...choices]).map((role) => (
+                <option key={role} value={role}>
+                  {ROLE_LABELS[role]}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeTone.neutral}`}>{ROLE_LABELS[member.role]}</span>
+        )}
+        {canRemoveMember(myRole, member, isSelf) ? (
+          <button type="button" disabled={pending} onClick={onRemove} aria-label={`Remove ${name}`} className={buttonClass('secondary', 'sm')}>
+            Remove
+          </button>
+        ) : null}
+        {isSelf ? (
+          <button type="button" disabled={pending} onClick={onLeave} className={buttonClass('secondary', 'sm')}>
+            Leave organization
+          </button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
