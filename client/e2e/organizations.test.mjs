@@ -105,6 +105,7 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
       await main.getByRole('heading', { level: 1, name: 'Orbit Talent' }).waitFor();
       await main.getByText('Hire organization', { exact: true }).waitFor();
       await main.getByText('Your role: Owner · 1 member').waitFor();
+      await memberRow(main, 'Olivia Owner').waitFor();
       assert.equal(await main.getByTestId('member').count(), 1);
 
       // Two addresses from a CSV file, its header row and name column passed over.
@@ -197,6 +198,8 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
 
       await ownerPage.reload();
       await main.getByText('Your role: Owner · 1 member').waitFor();
+      // The members list loads after the header: wait for it, then count.
+      await memberRow(main, 'Olivia Owner').waitFor();
       assert.equal(await main.getByTestId('member').count(), 1);
       // Accepted, the invitee's invitation is no longer pending; the second one still is.
       await ownerPage.waitForFunction(() => document.querySelectorAll('[data-testid="invitation"]').length === 1);
