@@ -141,6 +141,11 @@ pub enum Error {
     ResetLinkInvalid,
     #[error("Reset link has expired")]
     ResetLinkExpired,
+    /// A sign-in link unknown or already used.
+    #[error("Sign-in link is invalid")]
+    SignInLinkInvalid,
+    #[error("Sign-in link has expired")]
+    SignInLinkExpired,
     /// Someone else's account, and the viewer is no admin.
     #[error("You can only delete your own account")]
     NotYourAccount,
@@ -174,9 +179,11 @@ pub const SESSION_EXPIRED: &str = "Session expired or unauthorized";
 impl Error {
     pub fn code(&self) -> Code {
         match self {
-            Self::Validation(_) | Self::BadRequest(_) | Self::InvalidCode | Self::ResetLinkInvalid => {
-                Code::BadUserInput
-            }
+            Self::Validation(_)
+            | Self::BadRequest(_)
+            | Self::InvalidCode
+            | Self::ResetLinkInvalid
+            | Self::SignInLinkInvalid => Code::BadUserInput,
             Self::Unauthenticated(_) | Self::InvalidCredentials => Code::Unauthenticated,
             Self::EmailNotVerified => Code::EmailNotVerified,
             Self::Forbidden(_) | Self::AccountSuspended | Self::NotYourAccount | Self::AdminsOnly(_) => {
@@ -185,9 +192,11 @@ impl Error {
             Self::ReauthenticationRequired => Code::ReauthenticationRequired,
             Self::NotFound(_) => Code::NotFound,
             Self::Conflict(_) | Self::EmailTaken | Self::LastOwner | Self::SeatLimitReached => Code::Conflict,
-            Self::Expired(_) | Self::CodeExpired | Self::ChallengeExpired | Self::ResetLinkExpired => {
-                Code::TokenExpired
-            }
+            Self::Expired(_)
+            | Self::CodeExpired
+            | Self::ChallengeExpired
+            | Self::ResetLinkExpired
+            | Self::SignInLinkExpired => Code::TokenExpired,
             Self::RateLimited { .. } => Code::RateLimited,
             Self::Unavailable | Self::Busy => Code::Unavailable,
             Self::Internal(_) => Code::Internal,

@@ -19,6 +19,7 @@ pub mod password_reset_tokens;
 pub mod rate_limits;
 pub mod recovery_codes;
 pub mod sessions;
+pub mod sign_in_links;
 pub mod signing_keys;
 pub mod two_factor_challenges;
 pub mod used_id_tokens;

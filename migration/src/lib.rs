@@ -10,6 +10,7 @@ mod m20261125_000004_openid_provider;
 mod m20261125_000005_news_admin_order;
 mod m20261126_000006_reauthentication;
 mod m20261126_000007_organizations;
+mod m20261126_000008_sign_in_links;
 
 pub struct Migrator;
 
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000005_news_admin_order::Migration),
             Box::new(m20261126_000006_reauthentication::Migration),
             Box::new(m20261126_000007_organizations::Migration),
+            Box::new(m20261126_000008_sign_in_links::Migration),
         ]
     }
 }

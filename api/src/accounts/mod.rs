@@ -9,6 +9,7 @@ pub mod device;
 pub mod email_code;
 pub mod fields;
 pub mod login;
+pub mod magic_link;
 pub mod password_change;
 pub mod password_reset;
 pub mod passwords;
@@ -102,9 +103,13 @@ pub async fn forget_mailed_secrets(
     user_id: Uuid,
     keep: Option<Uuid>,
 ) -> Result<()> {
-    use entity::{email_codes, password_reset_tokens};
+    use entity::{email_codes, password_reset_tokens, sign_in_links};
     email_codes::Entity::delete_many()
         .filter(email_codes::Column::UserId.eq(user_id))
+        .exec(db)
+        .await?;
+    sign_in_links::Entity::delete_many()
+        .filter(sign_in_links::Column::UserId.eq(user_id))
         .exec(db)
         .await?;
     let mut links = password_reset_tokens::Entity::delete_many()

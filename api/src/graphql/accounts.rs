@@ -5,7 +5,7 @@ use axum::http::header::SET_COOKIE;
 
 use super::inputs::{
     ChangePasswordInput, ConfirmTwoFactorInput, DisableTwoFactorInput, ForgotPasswordInput, GoogleLoginInput,
-    GoogleRegisterInput, LoginInput, ReauthenticateInput, RegisterInput, ResetPasswordInput,
+    GoogleRegisterInput, LoginInput, MagicLinkInput, ReauthenticateInput, RegisterInput, ResetPasswordInput,
     SendOtpEmailInput, TwoFactorLoginInput, UpdateProfileInput, VerifyOtpEmailInput,
 };
 use super::{
@@ -17,7 +17,8 @@ use super::{
     },
 };
 use crate::accounts::{
-    cookie, deletion, email_code, login, password_change, password_reset, profile, reauthenticate, register,
+    cookie, deletion, email_code, login, magic_link, password_change, password_reset, profile,
+    reauthenticate, register,
     sessions::{self, SignedIn},
     two_factor::{self, SignInStep},
 };
@@ -205,6 +206,33 @@ impl AccountsMutation {
             .await
             .gql()?;
         Ok(MessagePayload::new(password_reset::LINK_SENT))
+    }
+
+    /// Mails a sign-in link when the account exists. The same answer either way.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn request_magic_link(
+        &self,
+        ctx: &Context<'_>,
+        input: MagicLinkInput,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        magic_link::request(state, input.into(), &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(magic_link::LINK_SENT))
+    }
+
+    /// Signs in with the token of a sign-in link, once (or answers with a two-factor
+    /// challenge); the email counts as verified.
+    #[graphql(guard = "OneAuthOperation")]
+    async fn sign_in_with_magic_link(
+        &self,
+        ctx: &Context<'_>,
+        token: String,
+    ) -> async_graphql::Result<SignInPayload> {
+        let (state, meta) = context(ctx);
+        let step = magic_link::sign_in(state, &token, &meta.client).await.gql()?;
+        Ok(first_step(ctx, step, login::SIGNED_IN))
     }
 
     /// Sets a new password with the token of a reset link; every session of the account ends.

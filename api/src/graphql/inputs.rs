@@ -7,6 +7,7 @@ use crate::{
     accounts::{
         email_code::{SendCodeForm, VerifyCodeForm},
         login::LoginForm,
+        magic_link::MagicLinkForm,
         password_change::ChangePasswordForm,
         password_reset::{ForgotForm, ResetForm},
         profile::{AddressForm, NotificationsForm, PreferencesForm, ProfileForm, SocialForm},
@@ -80,6 +81,7 @@ input!(
     }
 );
 input!(ForgotPasswordInput => ForgotForm { email: Option<String> });
+input!(MagicLinkInput => MagicLinkForm { email: Option<String> });
 input!(ResetPasswordInput => ResetForm { password: Option<String> });
 input!(
     ChangePasswordInput => ChangePasswordForm {

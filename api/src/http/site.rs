@@ -272,12 +272,18 @@ fn is_site_route(path: &str) -> bool {
     path == "/index.html"
         || PUBLIC_PAGES.contains(&path)
         || PRIVATE_PAGES.contains(&path)
-        || ["/reset-password/", "/news/", "/organizations/", "/invitations/"]
-            .iter()
-            .any(|prefix| {
-                path.strip_prefix(prefix)
-                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
-            })
+        || [
+            "/reset-password/",
+            "/magic-link/",
+            "/news/",
+            "/organizations/",
+            "/invitations/",
+        ]
+        .iter()
+        .any(|prefix| {
+            path.strip_prefix(prefix)
+                .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+        })
 }
 
 /// `GET /robots.txt`: everything public may be crawled; account pages may not.
@@ -290,6 +296,7 @@ pub async fn robots(axum::extract::State(state): axum::extract::State<crate::sta
         "/invitations/",
         "/verify-otp",
         "/reset-password",
+        "/magic-link/",
         "/forgot-password",
         "/api/",
         "/dev/",

@@ -65,6 +65,7 @@ const NO_ACCOUNT: Template = template!("no_account");
 const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
 const PASSWORD_KNOWN: Template = template!("password_known");
 const INVITATION: Template = template!("invitation");
+const SIGN_IN_LINK: Template = template!("sign_in_link");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -130,6 +131,19 @@ pub fn verification_code(app_name: &str, to: &str, name: &str, code: &str, minut
 
 pub fn password_reset(app_name: &str, to: &str, name: &str, link: &str, minutes: i64) -> Mail {
     RESET_PASSWORD.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("link", link),
+            ("minutes", &minutes.to_string()),
+        ],
+    )
+}
+
+/// A sign-in link; `link` is the page with its one "Continue" button.
+pub fn sign_in_link(app_name: &str, to: &str, name: &str, link: &str, minutes: i64) -> Mail {
+    SIGN_IN_LINK.render(
         to,
         &[
             ("app_name", app_name),

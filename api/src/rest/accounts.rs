@@ -16,6 +16,7 @@ use crate::{
         cookie, deletion,
         email_code::{self, SendCodeForm, VerifyCodeForm},
         login::{self, LoginForm},
+        magic_link::{self, MagicLinkForm},
         password_change::{self, ChangePasswordForm},
         password_reset::{self, ForgotForm, ResetForm},
         profile::{self, ProfileForm},
@@ -67,6 +68,12 @@ pub fn routes() -> Routes {
         .post("/auth/forgot-password", forgot_password, operation("Mail a reset link when the account exists (same answer either way)")
             .body(email())
             .answers(("200", ok("If an account exists for this email, a reset link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
+        .post("/auth/magic-link", request_magic_link, operation("Mail a sign-in link when the account exists (same answer either way)")
+            .body(email())
+            .answers(("200", ok("If an account exists for this email, a sign-in link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
+        .post("/auth/magic-link/{token}", sign_in_with_magic_link, operation("Sign in with a sign-in link's token, once; it verifies the email")
+            .path_param("token")
+            .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Sign-in link is invalid"), ("403", "This account has been suspended"), ("410", "Sign-in link has expired")]))
         .post("/auth/reset-password/{token}", reset_password, operation("Set a new password with a reset link's token; every session ends")
             .path_param("token")
             .body(object(&[("password", string())], &["password"]))
@@ -212,6 +219,24 @@ async fn login(
     Input(form): Input<LoginForm>,
 ) -> Answer<SignInData> {
     let step = login::login(&state, form, &caller.client).await?;
+    Ok(first_step(&state, &caller, step, login::SIGNED_IN))
+}
+
+async fn request_magic_link(
+    State(state): State<AppState>,
+    caller: Caller,
+    Input(form): Input<MagicLinkForm>,
+) -> Answer {
+    magic_link::request(&state, form, &caller.client).await?;
+    Ok(Reply::message(magic_link::LINK_SENT))
+}
+
+async fn sign_in_with_magic_link(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(token): Path<String>,
+) -> Answer<SignInData> {
+    let step = magic_link::sign_in(&state, &token, &caller.client).await?;
     Ok(first_step(&state, &caller, step, login::SIGNED_IN))
 }
 

@@ -18,6 +18,7 @@ mod foundation;
 mod google;
 mod hardening;
 mod instances;
+mod magic_link;
 mod mail_delivery;
 mod news;
 mod operator;

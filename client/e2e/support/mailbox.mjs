@@ -25,3 +25,6 @@ export const latestResetLink = (baseURL, email) => newestMatch(baseURL, email, /
 
 /** The newest invitation link (`{MAIN_PLATFORM_URL}/invitations/{token}`) mailed to `email`. */
 export const latestInvitationLink = (baseURL, email) => newestMatch(baseURL, email, /<a href="([^"]*\/invitations\/[^"]+)"/, 'invitation link');
+
+/** The newest sign-in link (`{MAIN_PLATFORM_URL}/magic-link/{token}`) mailed to `email`. */
+export const latestSignInLink = (baseURL, email) => newestMatch(baseURL, email, /<a href="([^"]*\/magic-link\/[^"]+)"/, 'sign-in link');

@@ -39,6 +39,7 @@ const LoginPage = lazyNamed(() => import('@/features/auth/routes/login-page'), '
 const RegisterPage = lazyNamed(() => import('@/features/auth/routes/register-page'), 'RegisterPage');
 const ForgotPasswordPage = lazyNamed(() => import('@/features/auth/routes/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyNamed(() => import('@/features/auth/routes/reset-password-page'), 'ResetPasswordPage');
+const MagicLinkPage = lazyNamed(() => import('@/features/auth/routes/magic-link-page'), 'MagicLinkPage');
 const VerifyOtpPage = lazyNamed(() => import('@/features/auth/routes/verify-otp-page'), 'VerifyOtpPage');
 const ProfilePage = lazyNamed(() => import('@/features/profile/routes/profile-page'), 'ProfilePage');
 const NewsPage = lazyNamed(() => import('@/features/news/routes/news-page'), 'NewsPage');
@@ -87,6 +88,7 @@ const pageRoutes: readonly PageRoute[] = [
   // A reset link without its token has nothing to reset (the page redirects).
   { path: paths.auth.resetPasswordWithoutToken.path, element: <ResetPasswordPage />, page: ResetPasswordPage },
   { path: paths.auth.verifyOtp.path, element: <VerifyOtpPage />, page: VerifyOtpPage },
+  { path: paths.auth.magicLink.path, element: <MagicLinkPage />, page: MagicLinkPage },
   { path: paths.profile.path, element: <ProfilePage />, page: ProfilePage },
   { path: paths.security.path, element: <SecurityPage />, page: SecurityPage },
   { path: paths.organizations.path, element: <OrganizationsPage />, page: OrganizationsPage },

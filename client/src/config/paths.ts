@@ -23,6 +23,7 @@ export const paths = {
     },
     resetPasswordWithoutToken: { path: '/reset-password', getHref: () => '/reset-password' },
     verifyOtp: { path: '/verify-otp', getHref: () => '/verify-otp' },
+    magicLink: { path: '/magic-link/:token', getHref: (token: string) => `/magic-link/${encodeURIComponent(token)}` },
   },
 
   profile: { path: '/profile', getHref: () => '/profile' },

@@ -21,6 +21,20 @@ function setup(route = '/login') {
 }
 
 describe('LoginPage', () => {
+  it('emails a sign-in link with the email alone, and asks for it first', async () => {
+    const sent = 'If an account exists for this email, a sign-in link has been sent.';
+    const api = mockApi({ '/auth/magic-link': { status: 200, body: { success: true, message: sent } } });
+    const { events } = setup();
+    await events.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(api.calls('/auth/magic-link')).toHaveLength(0);
+    await events.type(screen.getByLabelText(/Email/), ' asha@example.com ');
+    await events.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(await screen.findByText(sent)).toBeInTheDocument();
+    expect(api.calls('/auth/magic-link')).toEqual([{ email: 'asha@example.com' }]);
+    expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
+  });
+
   it('shows the required errors, and each clears when its field is edited', async () => {
     const api = mockApi({});
     const { events } = setup();

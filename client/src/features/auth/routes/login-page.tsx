@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
 import { failureMessage, fieldErrorsOf, needsTwoFactor } from '../api/auth-request';
 import { login } from '../api/login';
+import { requestMagicLink } from '../api/magic-link';
 import { sendOtpEmail } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
@@ -20,7 +21,7 @@ import { useReturnPath } from '../hooks/use-return-path';
 import { loginTarget } from '../utils/redirect-target';
 import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
 import { verifyOtpState } from '../utils/verify-otp-state';
-import { hasErrors, validateLogin, type LoginValues } from '../utils/auth-forms';
+import { hasErrors, validateForgotPassword, validateLogin, type LoginValues } from '../utils/auth-forms';
 
 const FIELDS = ['email', 'password'] as const;
 
@@ -33,6 +34,7 @@ export function LoginPage() {
   const finishSignIn = useFinishSignIn();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [isPending, setPending] = useState(false);
+  const [isSendingLink, setSendingLink] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
   const target = () => loginTarget(searchParams.get('redirect'), platformUrls);
   // A redirect that is a path of this site (an invitation) also survives a detour through
@@ -59,6 +61,23 @@ export function LoginPage() {
       </AuthLayout>
     );
   }
+
+  // Passwordless: only the email is needed; the answer is the same whether it has an account.
+  const emailLink = async () => {
+    const found = validateForgotPassword({ email: values.email });
+    setErrors(found);
+    if (hasErrors(found)) return;
+    setSendingLink(true);
+    try {
+      const result = await requestMagicLink(apiBaseUrl, values.email.trim());
+      accountToast.success(result.message || 'If an account exists for this email, a sign-in link has been sent.');
+    } catch (error) {
+      setFromServer(fieldErrorsOf(error), FIELDS);
+      accountToast.error(failureMessage(error, 'Failed to send the sign-in link'));
+    } finally {
+      setSendingLink(false);
+    }
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -134,6 +153,17 @@ export function LoginPage() {
       </form>
       <OrDivider />
       <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
+      <p className="mt-4 text-center text-sm text-ink-700">
+        <button
+          type="button"
+          onClick={() => void emailLink()}
+          disabled={isSendingLink || isPending}
+          aria-busy={isSendingLink || undefined}
+          className="font-semibold text-accent hover:underline disabled:opacity-60"
+        >
+          Email me a sign-in link
+        </button>
+      </p>
       <p className="mt-6 text-center text-sm text-ink-700">
         Don&apos;t have an account?{' '}
         <Link to={paths.auth.register.getHref({ next: returnPath ?? undefined })} className="font-semibold text-accent hover:underline">

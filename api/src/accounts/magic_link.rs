@@ -1,0 +1,152 @@
+//! Sign-in by a mailed link: asked for with an email, used once within 15 minutes. The request
+//! answers, counts and works alike for an email with and without an account (it shares the
+//! forgot-password throttle); using the link proves the email, and two-factor still applies.
+
+use chrono::{Duration, Utc};
+use entity::{sign_in_links, users::AccountStatus};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
+};
+use uuid::Uuid;
+
+use super::{
+    fields::Email,
+    find_by_email,
+    password_reset::{MAX_REQUESTS, REQUEST_WINDOW},
+    tokens,
+    two_factor::{self, SignInStep},
+};
+use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
+    context::Context,
+    error::{Error, Result},
+    mail, rate_limit,
+};
+
+pub const LINK_TTL: Duration = Duration::minutes(15);
+pub const LINK_SENT: &str = "If an account exists for this email, a sign-in link has been sent.";
+pub const TOO_MANY_REQUESTS: &str = "Too many links asked for this email. Please try again later.";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MagicLinkForm {
+    pub email: Option<String>,
+}
+
+/// Mails a sign-in link when the account exists (and is not suspended), and a note that there
+/// is none otherwise.
+///
+/// # Errors
+/// Field errors; 429 past five requests for one email in fifteen minutes, counted with the
+/// reset links.
+#[tracing::instrument(skip_all)]
+pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) -> Result<()> {
+    let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
+    // The same counter as forgot-password: a mailbox gets at most five links of either kind.
+    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
+    rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
+
+    let user = find_by_email(&ctx.db, &email)
+        .await?
+        .filter(|user| user.status != AccountStatus::Suspended);
+    let token = tokens::random_token();
+    let now = Utc::now();
+    let main = &ctx.config.platforms.main;
+    let txn = ctx.db.begin().await?;
+    match user {
+        Some(user) => {
+            let message = mail::sign_in_link(
+                &ctx.config.app_name,
+                &user.email,
+                &user.name,
+                &format!("{main}/magic-link/{token}"),
+                LINK_TTL.num_minutes(),
+            );
+            sign_in_links::ActiveModel {
+                id: Set(Uuid::new_v4()),
+                user_id: Set(user.id),
+                token_hash: Set(tokens::sha256_hex(&token)),
+                created_at: Set(now),
+                expires_at: Set(now + LINK_TTL),
+                used_at: Set(None),
+            }
+            .insert(&txn)
+            .await?;
+            mail::enqueue(&txn, message.about(user.id).secret_until(now + LINK_TTL)).await?;
+            Event::new(Kind::SignInLinkRequested, Some(user.id), client)
+                .record(&txn)
+                .await?;
+        }
+        None => {
+            mail::enqueue(
+                &txn,
+                mail::no_account(&ctx.config.app_name, email.as_str(), &format!("{main}/register")),
+            )
+            .await?;
+        }
+    }
+    txn.commit().await?;
+    ctx.mail_ready.notify_one();
+    Ok(())
+}
+
+/// Signs in with a link's token, once; the email counts as verified from then on. With
+/// two-factor on, the answer is the challenge for the code.
+///
+/// # Errors
+/// 400 'Sign-in link is invalid' (unknown or used); 410 'Sign-in link has expired'; 403 for a
+/// suspended account.
+#[tracing::instrument(skip_all)]
+pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<SignInStep> {
+    if token.is_empty() || token.len() > 256 {
+        return Err(Error::SignInLinkInvalid);
+    }
+    let link = sign_in_links::Entity::find()
+        .filter(sign_in_links::Column::TokenHash.eq(tokens::sha256_hex(token)))
+        .one(&ctx.db)
+        .await?
+        .ok_or(Error::SignInLinkInvalid)?;
+    if link.used_at.is_some() {
+        return Err(Error::SignInLinkInvalid);
+    }
+    let now = Utc::now();
+    if link.expires_at <= now {
+        return Err(Error::SignInLinkExpired);
+    }
+    let user = entity::users::Entity::find_by_id(link.user_id)
+        .one(&ctx.db)
+        .await?
+        .ok_or(Error::SignInLinkInvalid)?;
+    super::ensure_can_sign_in(&user)?;
+
+    let txn = ctx.db.begin().await?;
+    let used = sign_in_links::Entity::update_many()
+        .col_expr(sign_in_links::Column::UsedAt, Expr::value(Some(now)))
+        .filter(sign_in_links::Column::Id.eq(link.id))
+        .filter(sign_in_links::Column::UsedAt.is_null())
+        .exec(&txn)
+        .await?;
+    if used.rows_affected == 0 {
+        txn.rollback().await?;
+        return Err(Error::SignInLinkInvalid);
+    }
+    // The link proved the mailbox: a pending account is verified by it.
+    let user = if user.email_verified {
+        user
+    } else {
+        let status = super::verified_status(user.status);
+        let mut row: entity::users::ActiveModel = user.into();
+        row.email_verified = Set(true);
+        row.status = Set(status);
+        row.updated_at = Set(now);
+        let user = row.update(&txn).await?;
+        Event::new(Kind::EmailVerified, Some(user.id), client)
+            .detail("sign-in link")
+            .record(&txn)
+            .await?;
+        user
+    };
+    txn.commit().await?;
+    two_factor::sign_in_or_challenge(ctx, user, "sign_in_link", client).await
+}

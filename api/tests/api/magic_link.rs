@@ -1,0 +1,149 @@
+//! Sign-in by a mailed link: the same answer for every well-formed email, one use within 15
+//! minutes, the email verified by it, two-factor still asked, and the forgot-password throttle
+//! shared.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::{
+    helpers::{TestApp, json_of},
+    two_factor::{app_code, enrolled},
+};
+
+const SENT: &str = "If an account exists for this email, a sign-in link has been sent.";
+
+/// The token of the `nth` sign-in link mailed to `email` (other mails, such as codes and
+/// notices, are passed over), waiting up to ten seconds for it.
+async fn link_token(app: &TestApp, email: &str, nth: usize) -> String {
+    for _ in 0..100 {
+        let links: Vec<String> = app
+            .mail
+            .to(email)
+            .await
+            .iter()
+            .filter_map(|mail| {
+                let text = mail.text();
+                let start = text.find("/magic-link/")? + "/magic-link/".len();
+                Some(
+                    text[start..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                        .collect(),
+                )
+            })
+            .collect();
+        if let Some(token) = links.get(nth - 1) {
+            return token.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no sign-in link number {nth} reached {email}");
+}
+
+async fn ask(app: &TestApp, email: &str) -> reqwest::Response {
+    app.post("/api/auth/magic-link", json!({ "email": email })).await
+}
+
+db_test! {
+    async fn a_link_signs_in_once_and_an_unknown_email_gets_the_same_answer(app: TestApp) {
+        app.signed_up("link@example.com").await;
+        let known = json_of(ask(&app, "Link@Example.com").await, StatusCode::OK).await;
+        let unknown = json_of(ask(&app, "nobody@example.com").await, StatusCode::OK).await;
+        assert_eq!(known, unknown, "the same body either way");
+        assert_eq!(known["message"], SENT);
+        // The address with no account is told so, with a way to register; no link is stored for it.
+        let note = app.mail.wait_for("nobody@example.com", 1).await;
+        assert!(!note[0].text().contains("/magic-link/"));
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 1);
+
+        let token = link_token(&app, "link@example.com", 1).await;
+        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM sign_in_links WHERE token_hash = '{token}'")).await, 0, "stored hashed");
+        let response = app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await;
+        assert!(response.headers().get_all("set-cookie").iter().any(|c| c.to_str().unwrap().starts_with("ts_session=")));
+        let signed_in = json_of(response, StatusCode::OK).await;
+        assert_eq!(signed_in["message"], "Logged in successfully");
+        assert_eq!(signed_in["data"]["user"]["email"], "link@example.com");
+        let session = signed_in["data"]["token"].as_str().unwrap();
+        assert_eq!(app.get_as(session, "/api/auth/verify").await.status(), StatusCode::OK);
+
+        let again = json_of(app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(again["message"], "Sign-in link is invalid");
+        let forged = json_of(app.post("/api/auth/magic-link/not-a-token", json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(forged["message"], "Sign-in link is invalid");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in' AND detail = 'sign_in_link'").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in_link_requested'").await, 1);
+
+        let bad = json_of(ask(&app, "not an email").await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(bad["errors"]["email"], "Invalid email format");
+    }
+}
+
+db_test! {
+    async fn an_expired_link_is_refused_and_a_pending_account_is_verified_by_one(app: TestApp) {
+        assert_eq!(app.register("pending@example.com").await.status(), StatusCode::CREATED);
+        assert_eq!(ask(&app, "pending@example.com").await.status(), StatusCode::OK);
+        let token = link_token(&app, "pending@example.com", 1).await;
+        let signed_in = json_of(app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(signed_in["data"]["user"]["status"], "active");
+        assert_eq!(signed_in["data"]["user"]["emailVerified"], true);
+
+        assert_eq!(ask(&app, "pending@example.com").await.status(), StatusCode::OK);
+        let late = link_token(&app, "pending@example.com", 2).await;
+        app.sql("UPDATE sign_in_links SET expires_at = '2020-01-01 00:00:00+00:00' WHERE used_at IS NULL").await;
+        let expired = json_of(app.post(&format!("/api/auth/magic-link/{late}"), json!({})).await, StatusCode::GONE).await;
+        assert_eq!(expired["message"], "Sign-in link has expired");
+
+        // A suspended account gets no link, and one mailed before the suspension opens nothing.
+        assert_eq!(ask(&app, "pending@example.com").await.status(), StatusCode::OK);
+        let before = link_token(&app, "pending@example.com", 3).await;
+        app.sql("UPDATE users SET status = 'suspended' WHERE email = 'pending@example.com'").await;
+        assert_eq!(app.post(&format!("/api/auth/magic-link/{before}"), json!({})).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(ask(&app, "pending@example.com").await.status(), StatusCode::OK);
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 3);
+    }
+}
+
+db_test! {
+    async fn two_factor_still_asks_for_its_code_after_a_link(app: TestApp) {
+        let (_, secret, _) = enrolled(&app, "guarded@example.com").await;
+        assert_eq!(ask(&app, "guarded@example.com").await.status(), StatusCode::OK);
+        let token = link_token(&app, "guarded@example.com", 1).await;
+        let step = json_of(app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(step["data"]["twoFactorRequired"], true);
+        assert!(step["data"].get("token").is_none(), "no session before the code");
+        let challenge = step["data"]["challenge"].as_str().unwrap();
+        let done = json_of(
+            app.post("/api/auth/login/two-factor", json!({ "challenge": challenge, "code": app_code(&secret, 1) })).await,
+            StatusCode::OK,
+        )
+        .await;
+        assert!(done["data"]["token"].is_string());
+    }
+}
+
+db_test! {
+    async fn links_and_reset_requests_share_one_throttle_and_a_reset_kills_old_links(app: TestApp) {
+        app.signed_up("busy@example.com").await;
+        for _ in 0..3 {
+            assert_eq!(ask(&app, "busy@example.com").await.status(), StatusCode::OK);
+        }
+        for _ in 0..2 {
+            assert_eq!(app.post("/api/auth/forgot-password", json!({ "email": "busy@example.com" })).await.status(), StatusCode::OK);
+        }
+        let refused = ask(&app, "busy@example.com").await;
+        assert!(refused.headers().contains_key("retry-after"));
+        assert_eq!(json_of(refused, StatusCode::TOO_MANY_REQUESTS).await["code"], "RATE_LIMITED");
+        // The same for an email with no account.
+        for _ in 0..5 {
+            assert_eq!(ask(&app, "ghost@example.com").await.status(), StatusCode::OK);
+        }
+        assert_eq!(ask(&app, "ghost@example.com").await.status(), StatusCode::TOO_MANY_REQUESTS);
+
+        // A password reset ends the links mailed before it.
+        let link = link_token(&app, "busy@example.com", 1).await;
+        let mails = app.mail.wait_for("busy@example.com", 6).await;
+        let reset = crate::helpers::reset_token_in(mails.iter().rev().find(|m| m.text().contains("/reset-password/")).unwrap());
+        assert_eq!(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "brandNewRiver7" })).await.status(), StatusCode::OK);
+        assert_eq!(app.post(&format!("/api/auth/magic-link/{link}"), json!({})).await.status(), StatusCode::BAD_REQUEST);
+    }
+}
