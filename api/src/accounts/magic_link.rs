@@ -3,16 +3,14 @@
 //! forgot-password throttle); using the link proves the email, and two-factor still applies.
 
 use chrono::{Duration, Utc};
-use entity::{sign_in_links, users::AccountStatus};
+use entity::sign_in_links;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
 };
 use uuid::Uuid;
 
 use super::{
-    fields::Email,
-    find_by_email,
-    password_reset::{MAX_REQUESTS, REQUEST_WINDOW},
+    password_reset::{LinkRequest, link_request, note_no_account},
     tokens,
     two_factor::{self, SignInStep},
 };
@@ -21,7 +19,7 @@ use crate::{
     client::ClientInfo,
     context::Context,
     error::{Error, Result},
-    mail, rate_limit,
+    mail,
 };
 
 pub const LINK_TTL: Duration = Duration::minutes(15);
@@ -42,19 +40,13 @@ pub struct MagicLinkForm {
 /// reset links.
 #[tracing::instrument(skip_all)]
 pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) -> Result<()> {
-    let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     // The same counter as forgot-password: a mailbox gets at most five links of either kind.
-    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
-    rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
-
-    let user = find_by_email(&ctx.db, &email)
-        .await?
-        .filter(|user| user.status != AccountStatus::Suspended);
+    let LinkRequest { email, account } = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
     let txn = ctx.db.begin().await?;
-    match user {
+    match account {
         Some(user) => {
             let message = mail::sign_in_link(
                 &ctx.config.app_name,
@@ -78,13 +70,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
                 .record(&txn)
                 .await?;
         }
-        None => {
-            mail::enqueue(
-                &txn,
-                mail::no_account(&ctx.config.app_name, email.as_str(), &format!("{main}/register")),
-            )
-            .await?;
-        }
+        None => note_no_account(ctx, &txn, &email).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();

@@ -6,7 +6,8 @@ use entity::{
     users::{self, AccountStatus},
 };
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
+    sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -49,18 +50,12 @@ pub struct ResetForm {
 /// Field errors; 429 past five requests for one email in fifteen minutes.
 #[tracing::instrument(skip_all)]
 pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Result<()> {
-    let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
-    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
-    rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, TOO_MANY_REQUESTS).await?;
-
-    let user = find_by_email(&ctx.db, &email)
-        .await?
-        .filter(|user| user.status != AccountStatus::Suspended);
+    let LinkRequest { email, account } = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
     let txn = ctx.db.begin().await?;
-    match user {
+    match account {
         Some(user) => {
             let link = format!("{main}/reset-password/{token}");
             let message = mail::password_reset(
@@ -85,18 +80,50 @@ pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Res
                 .record(&txn)
                 .await?;
         }
-        None => {
-            let link = format!("{main}/register");
-            mail::enqueue(
-                &txn,
-                mail::no_account(&ctx.config.app_name, email.as_str(), &link),
-            )
-            .await?;
-        }
+        None => note_no_account(ctx, &txn, &email).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();
     Ok(())
+}
+
+/// Who a mailed link (a reset link or a sign-in link) is for: the email, counted on the one
+/// counter both kinds share, and its account when there is one that may sign in. The caller
+/// then does the same work either way.
+pub(super) struct LinkRequest {
+    pub email: Email,
+    pub account: Option<users::Model>,
+}
+
+/// # Errors
+/// A field error on `email`; 429 past five links of either kind for one email in fifteen
+/// minutes, with `too_many` as its text.
+pub(super) async fn link_request(
+    ctx: &Context,
+    email: Option<&str>,
+    too_many: &'static str,
+) -> Result<LinkRequest> {
+    let email = Email::parse(email).map_err(|m| Error::field("email", m))?;
+    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
+    rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, too_many).await?;
+    let account = find_by_email(&ctx.db, &email)
+        .await?
+        .filter(|user| user.status != AccountStatus::Suspended);
+    Ok(LinkRequest { email, account })
+}
+
+/// The answer to a link asked for an address with no account, written in `txn`: a note that
+/// leads to registration, so the person learns why no link came.
+///
+/// # Errors
+/// On a database failure.
+pub(super) async fn note_no_account(ctx: &Context, txn: &impl ConnectionTrait, email: &Email) -> Result<()> {
+    let register = format!("{}/register", ctx.config.platforms.main);
+    mail::enqueue(
+        txn,
+        mail::no_account(&ctx.config.app_name, email.as_str(), &register),
+    )
+    .await
 }
 
 /// Sets a new password with a link's token, once. Every session of the account ends, and
