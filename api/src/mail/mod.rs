@@ -94,14 +94,7 @@ impl Template {
 /// for a link or an address ("Claim your prize at evil.example") is replaced by "there", and
 /// control and direction-override characters are dropped; HTML escaping comes on top.
 pub fn greeting_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let cleaned = one_line(name);
     let lower = cleaned.to_lowercase();
     let looks_like_a_link = lower.contains("://")
         || lower.contains("www")
@@ -217,18 +210,19 @@ pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link:
 /// An organization's name as a mail shows it: typed by its owner, so cut short, with control
 /// and direction-override characters dropped (HTML escaping comes on top).
 fn organization_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
+    one_line(name).chars().take(100).collect()
+}
+
+/// Typed text as one plain line: control and direction-override characters dropped, runs of
+/// whitespace made one space.
+fn one_line(text: &str) -> String {
+    text.chars()
         .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
         .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    cleaned
+        .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
-        .chars()
-        .take(100)
-        .collect()
 }
 
 /// An invitation to join an organization; `link` is the single-use invitation page.

@@ -503,10 +503,17 @@ pub fn code_in(mail: &ReceivedMail) -> String {
 
 /// The reset token at the end of the link in a reset mail.
 pub fn reset_token_in(mail: &ReceivedMail) -> String {
+    token_after(mail, "/reset-password/").expect("a reset link")
+}
+
+/// The token that follows `path` (`/invitations/`, `/magic-link/`) in a mail's link, if any.
+pub fn token_after(mail: &ReceivedMail, path: &str) -> Option<String> {
     let text = mail.text();
-    let start = text.find("/reset-password/").expect("a reset link") + "/reset-password/".len();
-    text[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
+    let start = text.find(path)? + path.len();
+    Some(
+        text[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect(),
+    )
 }

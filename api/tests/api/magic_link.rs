@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::{
-    helpers::{TestApp, json_of},
+    helpers::{TestApp, json_of, token_after},
     two_factor::{app_code, enrolled},
 };
 
@@ -21,16 +21,7 @@ async fn link_token(app: &TestApp, email: &str, nth: usize) -> String {
             .to(email)
             .await
             .iter()
-            .filter_map(|mail| {
-                let text = mail.text();
-                let start = text.find("/magic-link/")? + "/magic-link/".len();
-                Some(
-                    text[start..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                        .collect(),
-                )
-            })
+            .filter_map(|mail| token_after(mail, "/magic-link/"))
             .collect();
         if let Some(token) = links.get(nth - 1) {
             return token.clone();

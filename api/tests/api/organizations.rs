@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, json_of};
+use crate::helpers::{TestApp, json_of, token_after};
 
 /// A verified account of `role` (hire, campus or career), named after its address's local
 /// part, signed in.
@@ -47,15 +47,10 @@ async fn organization(app: &TestApp, token: &str, name: &str) -> String {
     body["data"]["organization"]["id"].as_str().unwrap().to_owned()
 }
 
-/// The token at the end of the invitation link in the newest invitation mail to `email`.
+/// The token of the invitation link in the `nth` mail to `email`.
 async fn invitation_token(app: &TestApp, email: &str, nth: usize) -> String {
     let mails = app.mail.wait_for(email, nth).await;
-    let text = mails[nth - 1].text();
-    let start = text.find("/invitations/").expect("an invitation link") + "/invitations/".len();
-    text[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
+    token_after(&mails[nth - 1], "/invitations/").expect("an invitation link")
 }
 
 /// Invites `emails` to `org` as `token` (as members) and returns the answer's data.

@@ -7,7 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{Backend, PASSWORD, TestApp},
+    helpers::{Backend, PASSWORD, TestApp, token_after},
     two_factor::app_code,
 };
 
@@ -881,15 +881,10 @@ async fn the_news_calls_answer_alike() {
 const ORGANIZATION_FIELDS: &str = "id name slug kind seatLimit memberCount myRole createdAt";
 const INVITATION: &str = "id email role status expiresAt invitedBy { id name } createdAt";
 
-/// The token at the end of the newest invitation link mailed to `email`, its `nth` mail.
+/// The token of the invitation link in the `nth` mail to `email`.
 async fn invitation_link(app: &TestApp, email: &str, nth: usize) -> String {
     let mails = app.mail.wait_for(email, nth).await;
-    let text = mails[nth - 1].text();
-    let start = text.find("/invitations/").expect("an invitation link") + "/invitations/".len();
-    text[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
+    token_after(&mails[nth - 1], "/invitations/").expect("an invitation link")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1273,14 +1268,7 @@ async fn the_sign_in_link_calls_answer_alike() {
     let mails = app.mail.wait_for("link@example.com", 3).await;
     let tokens: Vec<String> = mails[1..]
         .iter()
-        .map(|mail| {
-            let text = mail.text();
-            let start = text.find("/magic-link/").unwrap() + "/magic-link/".len();
-            text[start..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-                .collect()
-        })
+        .map(|mail| token_after(mail, "/magic-link/").expect("a sign-in link"))
         .collect();
     let by_rest = rest(
         &app,
