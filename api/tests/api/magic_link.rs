@@ -138,3 +138,44 @@ db_test! {
         assert_eq!(app.post(&format!("/api/auth/magic-link/{link}"), json!({})).await.status(), StatusCode::BAD_REQUEST);
     }
 }
+
+db_test! {
+    async fn a_cross_site_form_cannot_use_a_link_and_twenty_parallel_uses_sign_in_once(app: TestApp) {
+        app.signed_up("target@example.com").await;
+        // A form from another site (no JSON) neither asks for links nor spends one.
+        for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
+            let asked = app.client.post(app.url("/api/auth/magic-link")).header("content-type", content_type)
+                .header("origin", "https://evil.example").body("email=target@example.com").send().await.unwrap();
+            assert_eq!(asked.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{content_type}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 0);
+        assert_eq!(ask(&app, "target@example.com").await.status(), StatusCode::OK);
+        let token = link_token(&app, "target@example.com", 1).await;
+        let path = format!("/api/auth/magic-link/{token}");
+        for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
+            let used = app.client.post(app.url(&path)).header("content-type", content_type)
+                .header("origin", "https://evil.example").body("x=1").send().await.unwrap();
+            assert_eq!(used.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{content_type}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links WHERE used_at IS NULL").await, 1, "still unused");
+
+        let answers = futures::future::join_all((0..20).map(|_| app.post(&path, json!({})))).await;
+        let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::BAD_REQUEST), "{statuses:?}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in' AND detail = 'sign_in_link'").await, 1);
+    }
+}
+
+db_test! {
+    async fn a_deleted_account_leaves_no_link_behind(app: TestApp) {
+        let session = app.signed_up("gone@example.com").await;
+        assert_eq!(ask(&app, "gone@example.com").await.status(), StatusCode::OK);
+        let token = link_token(&app, "gone@example.com", 1).await;
+        let me = json_of(app.get_as(&session, "/api/auth/verify").await, StatusCode::OK).await;
+        let id = me["data"]["user"]["id"].as_str().unwrap();
+        assert_eq!(app.delete_as(&session, &format!("/api/users/{id}")).await.status(), StatusCode::OK);
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 0);
+        assert_eq!(app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await.status(), StatusCode::BAD_REQUEST);
+    }
+}

@@ -500,3 +500,37 @@ db_test! {
         assert_eq!(last["errors"][0]["extensions"]["code"], "CONFLICT");
     }
 }
+
+db_test! {
+    async fn a_cross_site_form_with_the_cookie_cannot_accept_invite_or_leave(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let invited = person(&app, "victim@acme.example", "career").await;
+        invite(&app, &owner, &org, &["victim@acme.example"]).await;
+        let link = invitation_token(&app, "victim@acme.example", 2).await;
+        let owner_cookie = format!("ts_session={owner}");
+        let victim_cookie = format!("ts_session={invited}");
+        let attacks = [
+            (format!("/api/invitations/{link}/accept"), victim_cookie.clone(), "text/plain", String::new()),
+            (format!("/api/invitations/{link}/accept"), victim_cookie, "application/json", "{}".to_owned()),
+            (format!("/api/orgs/{org}/invitations"), owner_cookie.clone(), "text/plain", r#"{"emails":["spam@evil.example"]}"#.to_owned()),
+            (format!("/api/orgs/{org}/invitations"), owner_cookie, "application/json", r#"{"emails":["spam@evil.example"]}"#.to_owned()),
+        ];
+        for (path, cookie, content_type, body) in attacks {
+            let response = app.client.post(app.url(&path)).header("cookie", cookie).header("origin", "https://evil.example")
+                .header("sec-fetch-site", "cross-site").header("content-type", content_type).body(body).send().await.unwrap();
+            assert!(
+                matches!(response.status(), StatusCode::FORBIDDEN | StatusCode::UNSUPPORTED_MEDIA_TYPE),
+                "{path} {content_type}: {}",
+                response.status()
+            );
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_members").await, 1, "nobody joined");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 1, "nothing sent");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE status = 'pending'").await, 1);
+        // From the site itself, with the same cookie, the accept works.
+        let response = app.client.post(app.url(&format!("/api/invitations/{link}/accept")))
+            .header("cookie", format!("ts_session={invited}")).header("origin", app.address.as_str()).json(&json!({})).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+}
