@@ -657,8 +657,8 @@ async fn the_oauth_client_commands_need_only_the_database() {
         ok && !rotated.contains(&secret) && rotated.contains("client_secret: "),
         "{rotated}"
     );
-    let (ok, _, _) = cli(&url, &["oauth-client", "delete", &client_id]);
-    assert!(ok);
+    let (ok, _, err) = cli(&url, &["oauth-client", "delete", &client_id]);
+    assert!(ok, "{err}");
     let (ok, _, err) = cli(&url, &["oauth-client", "delete", &client_id]);
     assert!(!ok && err.contains("No client"), "{err}");
     // The signing keys are sealed with the server's KEY_ENCRYPTION_KEY: rotating them needs
