@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzing from the contract: schemathesis generates requests from /api/openapi.json (every
 # path and method, valid and invalid bodies, stateful sequences where the document links
-# operations) and from the GraphQL schema, against a fresh server on 127.0.0.1. It fails on a
+# operations) and from the GraphQL schema, against a fresh server on 127.0.0.1 (its site named
+# localhost, so passkeys are on). It fails on a
 # 5xx, a response the document does not describe, or a request that hangs.
 #
 # Uses the debug binary `cargo test --workspace --no-run` built; schemathesis lives in
@@ -39,7 +40,7 @@ python3 -m http.server "$jwks_port" --bind 127.0.0.1 --directory "$work/idp" >/d
 jwks=$!
 base="http://127.0.0.1:$port"
 env -i PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite" \
-  JWT_SECRET=fuzz-secret-fuzz-secret-fuzz-secret-fuzz MAIN_PLATFORM_URL="$base" \
+  JWT_SECRET=fuzz-secret-fuzz-secret-fuzz-secret-fuzz MAIN_PLATFORM_URL="http://localhost:$port" \
   HIRE_PLATFORM_URL=http://hire.localhost:8081 CAMPUS_PLATFORM_URL=http://campus.localhost:8082 CAREER_PLATFORM_URL=http://career.localhost:8083 \
   BIND_ADDR="127.0.0.1:$port" RATE_LIMIT_PER_IP=0 DATABASE_URL="sqlite://$work/fuzz.db?mode=rwc" \
   GOOGLE_CLIENT_ID=fuzz-client GOOGLE_ISSUER="http://127.0.0.1:$jwks_port" \

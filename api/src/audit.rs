@@ -65,6 +65,11 @@ pub enum Kind {
     OrganizationInvited,
     OrganizationInvitationRevoked,
     OrganizationJoined,
+    PasskeyAdded,
+    PasskeyRenamed,
+    PasskeyRemoved,
+    /// A passkey answered with a sign count at or below the one seen: possibly a cloned key.
+    PasskeyCounterRegressed,
 }
 
 impl Kind {
@@ -111,6 +116,10 @@ impl Kind {
             Self::OrganizationInvited => "organization_invited",
             Self::OrganizationInvitationRevoked => "organization_invitation_revoked",
             Self::OrganizationJoined => "organization_joined",
+            Self::PasskeyAdded => "passkey_added",
+            Self::PasskeyRenamed => "passkey_renamed",
+            Self::PasskeyRemoved => "passkey_removed",
+            Self::PasskeyCounterRegressed => "passkey_counter_regressed",
         }
     }
 }

@@ -31,4 +31,6 @@ pub struct Context {
     pub public_feed: Arc<PublicFeedCache>,
     /// Opens the OpenID Provider's sealed signing keys.
     pub vault: Arc<Vault>,
+    /// The passkeys' relying party (the main site); `None` where its host is an IP address.
+    pub webauthn: Option<Arc<webauthn_rs::Webauthn>>,
 }

@@ -146,6 +146,15 @@ pub enum Error {
     SignInLinkInvalid,
     #[error("Sign-in link has expired")]
     SignInLinkExpired,
+    /// A new passkey whose attestation, origin, challenge or flags did not check out.
+    #[error("Passkey could not be verified")]
+    PasskeyUnverified,
+    /// A passkey sign-in that proves no account: unknown credential, bad signature, a replay.
+    #[error("Passkey not recognised")]
+    PasskeyNotRecognised,
+    /// A passkey ceremony finished after its five minutes.
+    #[error("Passkey request has expired. Please try again.")]
+    PasskeyCeremonyExpired,
     /// Someone else's account, and the viewer is no admin.
     #[error("You can only delete your own account")]
     NotYourAccount,
@@ -183,8 +192,11 @@ impl Error {
             | Self::BadRequest(_)
             | Self::InvalidCode
             | Self::ResetLinkInvalid
-            | Self::SignInLinkInvalid => Code::BadUserInput,
-            Self::Unauthenticated(_) | Self::InvalidCredentials => Code::Unauthenticated,
+            | Self::SignInLinkInvalid
+            | Self::PasskeyUnverified => Code::BadUserInput,
+            Self::Unauthenticated(_) | Self::InvalidCredentials | Self::PasskeyNotRecognised => {
+                Code::Unauthenticated
+            }
             Self::EmailNotVerified => Code::EmailNotVerified,
             Self::Forbidden(_) | Self::AccountSuspended | Self::NotYourAccount | Self::AdminsOnly(_) => {
                 Code::Forbidden
@@ -196,7 +208,8 @@ impl Error {
             | Self::CodeExpired
             | Self::ChallengeExpired
             | Self::ResetLinkExpired
-            | Self::SignInLinkExpired => Code::TokenExpired,
+            | Self::SignInLinkExpired
+            | Self::PasskeyCeremonyExpired => Code::TokenExpired,
             Self::RateLimited { .. } => Code::RateLimited,
             Self::Unavailable | Self::Busy => Code::Unavailable,
             Self::Internal(_) => Code::Internal,

@@ -31,6 +31,7 @@ impl AppState {
         let keys = Keys::new(config.jwt_secret.expose());
         let config_keys = config.key_encryption.clone();
         let google = Arc::new(Google::new(config.google.clone()));
+        let webauthn = crate::accounts::passkeys::relying_party(&config).map(Arc::new);
         Self(Arc::new(Context {
             sessions: Arc::new(SessionLookup::new(db.clone())),
             db,
@@ -42,6 +43,7 @@ impl AppState {
             backchannel_ready: Arc::new(Notify::new()),
             public_feed: Arc::default(),
             vault: Arc::new(Vault::new(&config_keys)),
+            webauthn,
         }))
     }
 }

@@ -15,6 +15,8 @@ pub mod oauth_tokens;
 pub mod organization_invitations;
 pub mod organization_members;
 pub mod organizations;
+pub mod passkey_ceremonies;
+pub mod passkeys;
 pub mod password_reset_tokens;
 pub mod rate_limits;
 pub mod recovery_codes;

@@ -11,6 +11,7 @@ mod m20261125_000005_news_admin_order;
 mod m20261126_000006_reauthentication;
 mod m20261126_000007_organizations;
 mod m20261126_000008_sign_in_links;
+mod m20261127_000009_passkeys;
 
 pub struct Migrator;
 
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000006_reauthentication::Migration),
             Box::new(m20261126_000007_organizations::Migration),
             Box::new(m20261126_000008_sign_in_links::Migration),
+            Box::new(m20261127_000009_passkeys::Migration),
         ]
     }
 }

@@ -10,6 +10,7 @@ pub mod email_code;
 pub mod fields;
 pub mod login;
 pub mod magic_link;
+pub mod passkeys;
 pub mod password_change;
 pub mod password_reset;
 pub mod passwords;

@@ -51,7 +51,7 @@ impl AccountsQuery {
 #[derive(Default)]
 pub struct AccountsMutation;
 
-fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPayload {
+pub(super) fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -> SessionPayload {
     let (state, meta) = context(ctx);
     for value in cookie::for_sign_in(state, &meta.client, &signed_in) {
         ctx.append_http_header(SET_COOKIE, value);

@@ -10,6 +10,7 @@ pub mod limits;
 pub mod news;
 pub mod oidc;
 pub mod organizations;
+pub mod passkeys;
 pub mod types;
 
 use std::sync::{
@@ -34,6 +35,7 @@ pub struct Query(
     audit::AuditQuery,
     oidc::OidcQuery,
     organizations::OrganizationsQuery,
+    passkeys::PasskeysQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -42,6 +44,7 @@ pub struct Mutation(
     news::NewsMutation,
     oidc::OidcMutation,
     organizations::OrganizationsMutation,
+    passkeys::PasskeysMutation,
 );
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;

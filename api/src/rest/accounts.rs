@@ -126,7 +126,7 @@ struct UserData {
 }
 
 #[derive(Serialize)]
-struct SessionData {
+pub(super) struct SessionData {
     token: String,
     user: User,
 }
@@ -150,7 +150,12 @@ struct RecoveryCodesData {
 }
 
 /// A session begun: its token in the body and the cookies.
-fn signed_in(state: &AppState, caller: &Caller, done: SignedIn, message: &'static str) -> Reply<SessionData> {
+pub(super) fn signed_in(
+    state: &AppState,
+    caller: &Caller,
+    done: SignedIn,
+    message: &'static str,
+) -> Reply<SessionData> {
     let cookies = cookie::for_sign_in(state, &caller.client, &done);
     Reply::data(SessionData {
         token: done.token,

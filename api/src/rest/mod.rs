@@ -8,6 +8,7 @@ pub mod input;
 pub mod news;
 pub mod openapi;
 pub mod organizations;
+pub mod passkeys;
 pub mod routes;
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub fn router() -> Router<AppState> {
     let (router, paths) = accounts::routes()
         .merge(news::routes())
         .merge(organizations::routes())
+        .merge(passkeys::routes())
         .into_parts();
     let document = Arc::new(openapi::document(paths));
     router

@@ -256,6 +256,12 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                     ("role", json!({ "enum": ["owner", "admin", "member"] })),
                     ("joinedAt", json!({ "type": "string", "format": "date-time" })),
                 ], &["user", "role", "joinedAt"]),
+                "Passkey": object(&[
+                    ("id", json!({ "type": "string", "format": "uuid" })),
+                    ("name", string()),
+                    ("createdAt", json!({ "type": "string", "format": "date-time" })),
+                    ("lastUsedAt", json!({ "type": ["string", "null"], "format": "date-time" })),
+                ], &["id", "name", "createdAt", "lastUsedAt"]),
                 "Invitation": invitation(&[]),
                 "InvitationDetails": invitation(&[("organization", object(&[("name", string()), ("kind", json!({ "enum": ["hire", "campus"] }))], &["name", "kind"]))]),
                 "NewsItem": object(&[

@@ -34,6 +34,29 @@ macro_rules! db_test {
             }
         }
     };
+    // The same, with the servers' settings changed by `$setup(builder) -> builder` first.
+    ($(#[$meta:meta])* async fn $name:ident($app:ident: TestApp) using $setup:path; $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn run($app: $crate::helpers::TestApp) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                let builder = $crate::helpers::TestApp::builder($crate::helpers::Backend::Sqlite);
+                run($setup(builder).start().await).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                if $crate::helpers::TestApp::postgres_configured() {
+                    let builder = $crate::helpers::TestApp::builder($crate::helpers::Backend::Postgres);
+                    run($setup(builder).start().await).await;
+                }
+            }
+        }
+    };
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

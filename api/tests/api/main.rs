@@ -23,6 +23,7 @@ mod mail_delivery;
 mod news;
 mod operator;
 mod organizations;
+mod passkeys;
 mod proxy;
 mod second_factor_limits;
 mod security;
