@@ -73,6 +73,7 @@ function spawnServer(port, baseURL, extraEnv) {
   const serverEnv = {
       ...process.env,
       APP_ENV: 'local',
+      // The loopback address, whatever name the site is served under (startApp's `host`).
       BIND_ADDR: `127.0.0.1:${port}`,
       DATABASE_URL: `sqlite://${path.join(tmpDir, 'e2e.db')}?mode=rwc`,
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-1234',
@@ -84,7 +85,7 @@ function spawnServer(port, baseURL, extraEnv) {
       ...extraEnv,
   };
   const child = spawn(binary, [], { cwd: repoRoot, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  return { child, binary, serverEnv, healthUrl: `${baseURL}/healthz`, cleanup: () => rmSync(tmpDir, { recursive: true, force: true }) };
+  return { child, binary, serverEnv, healthUrl: `http://127.0.0.1:${port}/healthz`, cleanup: () => rmSync(tmpDir, { recursive: true, force: true }) };
 }
 
 function spawnPreview(port, baseURL) {
@@ -107,14 +108,16 @@ function spawnPreview(port, baseURL) {
 
 /**
  * Starts the app and resolves to { baseURL, mode, platformUrls, stop }. `env` adds server
- * settings (e.g. the GOOGLE_* URLs of the stand-in identity provider).
+ * settings (e.g. the GOOGLE_* URLs of the stand-in identity provider). `host: 'localhost'`
+ * serves the site as http://localhost:<port> (baseURL and MAIN_PLATFORM_URL) while the server
+ * still binds 127.0.0.1: WebAuthn needs a host name for its relying party id, never an IP.
  */
-export async function startApp({ env = {} } = {}) {
+export async function startApp({ env = {}, host = '127.0.0.1' } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`No built client at ${distDir}. Run \`npm run build\` before \`npm run e2e\`.`);
   }
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://${host}:${port}`;
   if (process.env.E2E_PREVIEW === '1' && process.env.CI) {
     // Preview mode skips five of the seven suites: under CI that would pass as a no-op.
     throw new Error('E2E_PREVIEW=1 is refused under CI: the browser suite runs against the real server');

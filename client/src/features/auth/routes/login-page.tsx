@@ -1,3 +1,4 @@
+import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
@@ -17,6 +18,7 @@ import { TwoFactorStep } from '../components/two-factor-step';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { useGoogleAuth } from '../hooks/use-google-auth';
+import { usePasskeySignIn } from '../hooks/use-passkey-sign-in';
 import { useReturnPath } from '../hooks/use-return-path';
 import { loginTarget } from '../utils/redirect-target';
 import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
@@ -41,6 +43,8 @@ export function LoginPage() {
   // registration or email verification.
   const returnPath = useReturnPath('redirect');
   const google = useGoogleAuth({ intent: 'login', target });
+  // A passkey is both factors: its sign-in ends exactly like a password's.
+  const passkey = usePasskeySignIn((result) => finishSignIn(result.data, result.message || 'Logged in successfully', target()), { autofillWanted: !twoFactor });
 
   const update = (field: keyof LoginValues, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -122,7 +126,8 @@ export function LoginPage() {
           label="Email"
           type="email"
           name="email"
-          autoComplete="email"
+          // With passkeys offered in autofill, the field's suggestions include them.
+          autoComplete={passkey.autofill ? 'username webauthn' : 'email'}
           required
           value={values.email}
           error={errors.email}
@@ -147,13 +152,25 @@ export function LoginPage() {
             Forgot Password?
           </Link>
         </div>
-        <SubmitButton pending={isPending} disabled={google.isPending}>
+        <SubmitButton pending={isPending} disabled={google.isPending || passkey.isPending}>
           {isPending ? 'Signing In...' : 'Sign In'}
         </SubmitButton>
       </form>
       <OrDivider />
-      <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
-      <p className="mt-4 text-center text-sm text-ink-700">
+      <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending || passkey.isPending} />
+      <p className="mt-4 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-ink-700">
+        {passkey.available ? (
+          <button
+            type="button"
+            onClick={() => void passkey.signIn()}
+            disabled={passkey.isPending || isPending}
+            aria-busy={passkey.isPending || undefined}
+            className="inline-flex items-center gap-1.5 font-semibold text-accent hover:underline disabled:opacity-60"
+          >
+            <KeyRound aria-hidden="true" className="size-4" />
+            Sign in with a passkey
+          </button>
+        ) : null}
         <button
           type="button"
           onClick={() => void emailLink()}

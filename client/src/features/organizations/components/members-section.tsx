@@ -1,6 +1,7 @@
 import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
@@ -10,7 +11,6 @@ import { failureMessage } from '../api/request';
 import type { MemberRole, Membership, Organization } from '../api/types';
 import { updateMember } from '../api/update-member';
 import { useMembers } from '../hooks/use-members';
-import { ConfirmDialog } from './confirm-dialog';
 import { MembersList } from './members-list';
 import { ErrorMessage, LoadingStatus } from './status-message';
 

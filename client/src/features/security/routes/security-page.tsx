@@ -18,14 +18,15 @@ import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/se
 import { ApplicationsSection } from '../components/applications-section';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { DeleteAccountForm } from '../components/delete-account-form';
+import { PasskeysSection } from '../components/passkeys-section';
 import { SessionsList } from '../components/sessions-list';
 import { TwoFactorSection } from '../components/two-factor-section';
 import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordField, type ChangePasswordValues } from '../utils/change-password-form';
 
-/** `/security`: change the password and manage the signed-in devices (Apollo, lazily loaded). */
+/** `/security`: the password, two-factor, passkeys (REST), signed-in devices and applications (Apollo, lazily loaded). */
 export function SecurityPage() {
   const client = useSharedApolloClient();
-  usePageMeta('Security', 'Change your password, turn on two-factor sign-in, and see or sign out the devices signed in to your account.');
+  usePageMeta('Security', 'Change your password, turn on two-factor sign-in, add passkeys, and see or sign out the devices signed in to your account.');
   return (
     <div className="bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
@@ -67,6 +68,7 @@ function SecurityGate() {
     <div className="grid gap-6">
       <ChangePasswordSection />
       <TwoFactorGate />
+      <PasskeysSection />
       <SessionsSection />
       <ApplicationsSection />
       <DeleteAccountSection />
