@@ -70,6 +70,9 @@ pub enum Kind {
     PasskeyRemoved,
     /// A passkey answered with a sign count at or below the one seen: possibly a cloned key.
     PasskeyCounterRegressed,
+    /// A LinkedIn, Microsoft or GitHub identity joined or was connected to an account.
+    IdentityConnected,
+    IdentityDisconnected,
 }
 
 impl Kind {
@@ -120,6 +123,8 @@ impl Kind {
             Self::PasskeyRenamed => "passkey_renamed",
             Self::PasskeyRemoved => "passkey_removed",
             Self::PasskeyCounterRegressed => "passkey_counter_regressed",
+            Self::IdentityConnected => "identity_connected",
+            Self::IdentityDisconnected => "identity_disconnected",
         }
     }
 }

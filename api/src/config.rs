@@ -99,6 +99,8 @@ pub struct Config {
     pub smtp_url: Option<Secret>,
     pub mail_from: String,
     pub google: GoogleConfig,
+    /// LinkedIn, Microsoft and GitHub, each when configured.
+    pub providers: crate::providers::config::ProvidersConfig,
     pub client_dist_dir: PathBuf,
     /// `APP_DEBUG`: the specification's debug flag, handed to the site.
     pub debug: bool,
@@ -302,6 +304,7 @@ impl Config {
             jwks_url: get("GOOGLE_JWKS_URL")
                 .unwrap_or_else(|| "https://www.googleapis.com/oauth2/v3/certs".to_owned()),
         };
+        let providers = crate::providers::config::load(&get)?;
         let debug = flag(&get, "APP_DEBUG", false)?;
         let rate_limit_per_ip = match get("RATE_LIMIT_PER_IP") {
             None => DEFAULT_RATE_LIMIT_PER_IP,
@@ -330,6 +333,7 @@ impl Config {
             smtp_url,
             mail_from,
             google,
+            providers,
             client_dist_dir: get("CLIENT_DIST_DIR")
                 .map_or_else(|| PathBuf::from("client/dist"), PathBuf::from),
             debug,

@@ -23,6 +23,8 @@ pub struct Context {
     /// Session checks, coalesced into one read per moment (never cached).
     pub sessions: Arc<SessionLookup>,
     pub google: Arc<Google>,
+    /// LinkedIn, Microsoft and GitHub, as configured.
+    pub providers: Arc<crate::providers::Providers>,
     /// Wakes the mail worker when a request has committed a mail to the outbox.
     pub mail_ready: Arc<Notify>,
     /// Wakes the back-channel logout worker when a session with client tokens has ended.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use chrono::Utc;
 use entity::{
-    email_codes, login_throttles, mail_outbox, passkey_ceremonies, password_reset_tokens, rate_limits,
-    sessions, two_factor_challenges, used_id_tokens,
+    email_codes, login_throttles, mail_outbox, passkey_ceremonies, password_reset_tokens, provider_tickets,
+    rate_limits, sessions, two_factor_challenges, used_id_tokens,
 };
 use sea_orm::{
     ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, sea_query::Expr,
@@ -110,6 +110,11 @@ pub async fn sweep(db: &DatabaseConnection, session_idle: chrono::Duration) -> R
         .await?;
     removed += two_factor_challenges::Entity::delete_many()
         .filter(two_factor_challenges::Column::ExpiresAt.lt(now))
+        .exec(db)
+        .await?
+        .rows_affected;
+    removed += provider_tickets::Entity::delete_many()
+        .filter(provider_tickets::Column::ExpiresAt.lt(now))
         .exec(db)
         .await?
         .rows_affected;

@@ -46,6 +46,9 @@ pub mod organizations;
 pub mod paging;
 /// A field of a partial update: unchanged, cleared or set.
 pub mod patch;
+/// Sign-in providers beyond Google's own calls: LinkedIn, Microsoft, GitHub; their popup flow,
+/// tickets and key sets.
+pub mod providers;
 /// Limits shared by every instance through the database.
 pub mod rate_limit;
 /// The REST adapter: typed handlers over the same domain functions as the GraphQL resolvers.

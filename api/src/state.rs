@@ -31,6 +31,7 @@ impl AppState {
         let keys = Keys::new(config.jwt_secret.expose());
         let config_keys = config.key_encryption.clone();
         let google = Arc::new(Google::new(config.google.clone()));
+        let providers = Arc::new(crate::providers::Providers::new(config.providers.clone()));
         let webauthn = crate::accounts::passkeys::relying_party(&config).map(Arc::new);
         Self(Arc::new(Context {
             sessions: Arc::new(SessionLookup::new(db.clone())),
@@ -39,6 +40,7 @@ impl AppState {
             passwords: PasswordHasher::new(),
             keys: Arc::new(keys),
             google,
+            providers,
             mail_ready: Arc::new(Notify::new()),
             backchannel_ready: Arc::new(Notify::new()),
             public_feed: Arc::default(),

@@ -5,6 +5,7 @@
 pub mod audit_events;
 pub mod backchannel_logouts;
 pub mod email_codes;
+pub mod identities;
 pub mod login_throttles;
 pub mod mail_outbox;
 pub mod news;
@@ -18,6 +19,7 @@ pub mod organizations;
 pub mod passkey_ceremonies;
 pub mod passkeys;
 pub mod password_reset_tokens;
+pub mod provider_tickets;
 pub mod rate_limits;
 pub mod recovery_codes;
 pub mod sessions;

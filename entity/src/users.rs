@@ -25,8 +25,6 @@ pub struct Model {
     pub totp_secret: Option<String>,
     /// The last time step whose code was accepted: a code works once.
     pub totp_last_step: Option<i64>,
-    #[sea_orm(unique)]
-    pub google_sub: Option<String>,
     pub bio: Option<String>,
     pub website: Option<String>,
     pub born: Option<Date>,

@@ -12,6 +12,7 @@ mod m20261126_000006_reauthentication;
 mod m20261126_000007_organizations;
 mod m20261126_000008_sign_in_links;
 mod m20261127_000009_passkeys;
+mod m20261127_000010_identities;
 
 pub struct Migrator;
 
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000007_organizations::Migration),
             Box::new(m20261126_000008_sign_in_links::Migration),
             Box::new(m20261127_000009_passkeys::Migration),
+            Box::new(m20261127_000010_identities::Migration),
         ]
     }
 }

@@ -8,6 +8,7 @@ pub mod deletion;
 pub mod device;
 pub mod email_code;
 pub mod fields;
+pub mod identities;
 pub mod login;
 pub mod magic_link;
 pub mod passkeys;
@@ -52,7 +53,6 @@ pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> u
         two_factor_enabled: Set(false),
         totp_secret: Set(None),
         totp_last_step: Set(None),
-        google_sub: Set(None),
         notify_email: Set(true),
         notify_sms: Set(false),
         notify_push: Set(true),

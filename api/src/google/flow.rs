@@ -2,45 +2,18 @@
 //! a random state and a nonce kept in a short-lived signed cookie; `finish` checks them,
 //! exchanges the code and returns the verified ID token for the page to hand to the site.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::Utc;
-use oauth2::{
-    AuthUrl, AuthorizationCode, Client, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
-    ExtraTokenFields, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, StandardRevocableToken,
-    StandardTokenResponse, TokenUrl,
-    basic::{
-        BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse, BasicTokenType,
-    },
-};
+use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, Scope};
 use serde::{Deserialize, Serialize};
 
 use super::Google;
-use crate::accounts::tokens::{self, Keys};
+pub use crate::providers::flow::{FLOW_TTL_SECS, FlowError};
+use crate::{
+    accounts::tokens::{self, Keys},
+    providers::flow::{CodeClient, code_client, open, seal},
+};
 
 pub const COOKIE: &str = "ts_google_flow";
-/// How long the person has to finish at the provider.
-pub const FLOW_TTL_SECS: i64 = 600;
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-pub struct IdTokenField {
-    pub id_token: Option<String>,
-}
-
-impl ExtraTokenFields for IdTokenField {}
-
-type TokenResponse = StandardTokenResponse<IdTokenField, BasicTokenType>;
-type OidcClient = Client<
-    BasicErrorResponse,
-    TokenResponse,
-    BasicTokenIntrospectionResponse,
-    StandardRevocableToken,
-    BasicRevocationErrorResponse,
-    EndpointSet,
-    EndpointNotSet,
-    EndpointNotSet,
-    EndpointNotSet,
-    EndpointSet,
->;
 
 /// What the cookie remembers between start and callback.
 #[derive(Debug, Serialize, Deserialize)]
@@ -53,42 +26,16 @@ pub struct Pending {
     pub expires: i64,
 }
 
-/// Why the popup failed, as the code posted to the opener.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FlowError {
-    NotConfigured,
-    StateMismatch,
-    AccessDenied,
-    ExchangeFailed,
-    InvalidToken,
-}
-
-impl FlowError {
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::NotConfigured => "not-configured",
-            Self::StateMismatch => "state-mismatch",
-            Self::AccessDenied => "access-denied",
-            Self::ExchangeFailed => "exchange-failed",
-            Self::InvalidToken => "invalid-token",
-        }
-    }
-}
-
-fn client(google: &Google, main_url: &str) -> Result<OidcClient, FlowError> {
+fn client(google: &Google, main_url: &str) -> Result<CodeClient, FlowError> {
     let config = &google.config;
-    let client_id = config.client_id.clone().ok_or(FlowError::NotConfigured)?;
-    let mut client = Client::new(ClientId::new(client_id))
-        .set_auth_uri(AuthUrl::new(config.auth_url.clone()).map_err(|_| FlowError::NotConfigured)?)
-        .set_token_uri(TokenUrl::new(config.token_url.clone()).map_err(|_| FlowError::NotConfigured)?)
-        .set_redirect_uri(
-            RedirectUrl::new(format!("{main_url}/api/auth/google/callback"))
-                .map_err(|_| FlowError::NotConfigured)?,
-        );
-    if let Some(secret) = &config.client_secret {
-        client = client.set_client_secret(ClientSecret::new(secret.expose().to_owned()));
-    }
-    Ok(client)
+    let client_id = config.client_id.as_deref().ok_or(FlowError::NotConfigured)?;
+    code_client(
+        client_id,
+        config.client_secret.as_ref(),
+        &config.auth_url,
+        &config.token_url,
+        format!("{main_url}/api/auth/google/callback"),
+    )
 }
 
 /// The provider URL to send the popup to, and the signed cookie value to set.
@@ -121,7 +68,7 @@ pub fn start(
         role,
         expires: Utc::now().timestamp() + FLOW_TTL_SECS,
     };
-    Ok((url.to_string(), seal(keys, &pending)))
+    Ok((url.to_string(), seal(keys, "google-flow", &pending)))
 }
 
 /// Checks the state against the cookie, exchanges the code and verifies the ID token,
@@ -137,8 +84,8 @@ pub async fn finish(
     code: Option<&str>,
     state: Option<&str>,
 ) -> Result<(String, Pending), FlowError> {
-    let pending = cookie
-        .and_then(|c| open(keys, c))
+    let pending: Pending = cookie
+        .and_then(|c| open(keys, "google-flow", c))
         .ok_or(FlowError::StateMismatch)?;
     if pending.expires < Utc::now().timestamp() || !state.is_some_and(|s| tokens::same(s, &pending.state)) {
         return Err(FlowError::StateMismatch);
@@ -171,18 +118,4 @@ pub async fn finish(
         return Err(FlowError::InvalidToken);
     }
     Ok((id_token, pending))
-}
-
-fn seal(keys: &Keys, pending: &Pending) -> String {
-    let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(pending).expect("serialisable"));
-    let mac = keys.keyed_hash(&["google-flow", &body]);
-    format!("{body}.{mac}")
-}
-
-fn open(keys: &Keys, sealed: &str) -> Option<Pending> {
-    let (body, mac) = sealed.split_once('.')?;
-    if !tokens::same(mac, &keys.keyed_hash(&["google-flow", body])) {
-        return None;
-    }
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(body).ok()?).ok()
 }

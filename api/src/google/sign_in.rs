@@ -1,34 +1,27 @@
 //! Sign-in and registration with a Google ID token.
 //!
-//! Google vouches for the email of its token, so an account with that email gets linked. An
-//! account that was never verified may have been registered by someone else to wait for its
-//! owner (pre-hijacking): its password, sessions, codes and reset links are dropped before the
-//! link, and the owner is told by mail.
+//! Google vouches for the email of its token, so an account with that email gets joined, by
+//! the rules every provider shares (`accounts::identities`).
 
-use chrono::Utc;
 use entity::{used_id_tokens, users};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, Set};
 
 use super::{GoogleIdentity, INVALID_TOKEN};
 use crate::{
     accounts::{
         self,
         fields::{Email, MAX_NAME, Role},
-        find_by_email, sessions, tokens,
+        identities, sessions, tokens,
         two_factor::{self, SignInStep},
     },
     audit::{Event, Kind},
     client::ClientInfo,
     context::Context,
     error::{Error, Result, is_unique_violation},
-    mail,
+    providers::{Provider, ProviderIdentity},
 };
 
 pub const NO_ACCOUNT: &str = "No account found for this Google email. Please register first.";
-const UNVERIFIED_NOTE: &str = "The account had never been verified, so the password it was \
-registered with was removed and every device was signed out. To sign in with a password as \
-well, choose one through \"Forgot password\".";
-const VERIFIED_NOTE: &str = "Your password and sessions are unchanged.";
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -85,78 +78,22 @@ async fn identity(ctx: &Context, id_token: Option<&str>) -> Result<GoogleIdentit
     }
 }
 
-/// The account of this Google identity: by its `sub`, else by its email, which then gets
-/// linked (see the module's note on accounts that were never verified).
-async fn existing(ctx: &Context, who: &GoogleIdentity, client: &ClientInfo) -> Result<Option<users::Model>> {
-    if let Some(user) = users::Entity::find()
-        .filter(users::Column::GoogleSub.eq(&who.sub))
-        .one(&ctx.db)
-        .await?
-    {
-        return Ok(Some(user));
+impl GoogleIdentity {
+    /// Google's word in the shape every provider's takes: it always vouches for the email.
+    fn as_provider_identity(&self) -> ProviderIdentity {
+        ProviderIdentity {
+            provider: Provider::Google,
+            subject: self.sub.clone(),
+            email: Some(self.email.clone()),
+            email_vouched: true,
+            name: self.name.clone(),
+        }
     }
-    let Ok(email) = Email::parse(Some(&who.email)) else {
-        return Ok(None);
-    };
-    let Some(user) = find_by_email(&ctx.db, &email).await? else {
-        return Ok(None);
-    };
-    if user.google_sub.is_some() {
-        // The email belongs to an account linked to another Google identity.
-        return Ok(None);
-    }
-    link(ctx, user, who, client).await.map(Some)
 }
 
-async fn link(
-    ctx: &Context,
-    user: users::Model,
-    who: &GoogleIdentity,
-    client: &ClientInfo,
-) -> Result<users::Model> {
-    let was_verified = user.email_verified;
-    let txn = ctx.db.begin().await?;
-    if !was_verified {
-        let ended = sessions::end_all(&txn, user.id, None).await?;
-        if ended > 0 {
-            Event::new(Kind::SessionsRevoked, Some(user.id), client)
-                .detail(format!(
-                    "{ended} ended by linking Google to an unverified account"
-                ))
-                .record(&txn)
-                .await?;
-        }
-        accounts::forget_mailed_secrets(&txn, user.id, None).await?;
-    }
-    let status = accounts::verified_status(user.status);
-    let mut linked: users::ActiveModel = user.into();
-    linked.google_sub = Set(Some(who.sub.clone()));
-    linked.email_verified = Set(true);
-    linked.status = Set(status);
-    linked.updated_at = Set(Utc::now());
-    if !was_verified {
-        linked.password_hash = Set(None);
-    }
-    let user = linked.update(&txn).await?;
-    let note = if was_verified {
-        VERIFIED_NOTE
-    } else {
-        UNVERIFIED_NOTE
-    };
-    let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
-    let notice = mail::google_linked(&ctx.config.app_name, &user.email, &user.name, note, &forgot);
-    mail::enqueue(&txn, notice.about(user.id)).await?;
-    Event::new(Kind::GoogleLinked, Some(user.id), client)
-        .detail(if was_verified {
-            "linked to a verified account"
-        } else {
-            "linked to an unverified account: password, sessions, codes and links dropped"
-        })
-        .record(&txn)
-        .await?;
-    txn.commit().await?;
-    ctx.mail_ready.notify_one();
-    Ok(user)
+/// The account of this Google identity, joining the account of its email if need be.
+async fn existing(ctx: &Context, who: &GoogleIdentity, client: &ClientInfo) -> Result<Option<users::Model>> {
+    identities::existing(ctx, &who.as_provider_identity(), client).await
 }
 
 async fn sign_in(ctx: &Context, user: users::Model, client: &ClientInfo) -> Result<SignInStep> {
@@ -201,24 +138,16 @@ pub async fn register(ctx: &Context, form: GoogleRegisterForm, client: &ClientIn
         .chars()
         .take(MAX_NAME)
         .collect::<String>();
-    let mut user = accounts::new_account(name, &email, role, true);
-    user.google_sub = Set(Some(who.sub.clone()));
-    let user = match user.insert(&ctx.db).await {
-        Ok(user) => user,
-        // The same person registering twice at once: the second becomes a sign-in.
-        Err(err)
-            if is_unique_violation(&err, "users_email_key", "users.email")
-                || is_unique_violation(&err, "users_google_sub_key", "users.google_sub") =>
-        {
-            let user = existing(ctx, &who, client)
-                .await?
-                .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
-            return Ok(GoogleSignIn {
-                step: sign_in(ctx, user, client).await?,
-                created: false,
-            });
-        }
-        Err(err) => return Err(err.into()),
+    // `None`: the same person registering twice at once; the second becomes a sign-in.
+    let Some(user) = identities::create_account(ctx, &who.as_provider_identity(), &email, name, role).await?
+    else {
+        let user = existing(ctx, &who, client)
+            .await?
+            .ok_or_else(|| Error::NotFound(NO_ACCOUNT.to_owned()))?;
+        return Ok(GoogleSignIn {
+            step: sign_in(ctx, user, client).await?,
+            created: false,
+        });
     };
     Event::new(Kind::GoogleRegistered, Some(user.id), client)
         .record(&ctx.db)

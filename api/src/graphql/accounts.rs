@@ -64,7 +64,7 @@ pub(super) fn signed_in(ctx: &Context<'_>, signed_in: SignedIn, message: &str) -
 }
 
 /// The answer to a first factor: a session with its cookie, or the two-factor challenge.
-fn first_step(ctx: &Context<'_>, step: SignInStep, message: &str) -> SignInPayload {
+pub(super) fn first_step(ctx: &Context<'_>, step: SignInStep, message: &str) -> SignInPayload {
     match step {
         SignInStep::Done(done) => {
             let payload = signed_in(ctx, *done, message);

@@ -11,6 +11,7 @@ pub mod news;
 pub mod oidc;
 pub mod organizations;
 pub mod passkeys;
+pub mod providers;
 pub mod types;
 
 use std::sync::{
@@ -36,6 +37,7 @@ pub struct Query(
     oidc::OidcQuery,
     organizations::OrganizationsQuery,
     passkeys::PasskeysQuery,
+    providers::ProvidersQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -45,6 +47,7 @@ pub struct Mutation(
     oidc::OidcMutation,
     organizations::OrganizationsMutation,
     passkeys::PasskeysMutation,
+    providers::ProvidersMutation,
 );
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;

@@ -19,50 +19,69 @@ use crate::{
 
 #[derive(Deserialize)]
 pub struct StartParams {
-    intent: Option<String>,
-    role: Option<String>,
+    pub intent: Option<String>,
+    pub role: Option<String>,
 }
 
 #[derive(Deserialize)]
 pub struct CallbackParams {
-    code: Option<String>,
-    state: Option<String>,
-    error: Option<String>,
+    pub code: Option<String>,
+    pub state: Option<String>,
+    pub error: Option<String>,
 }
 
-fn flow_cookie(state: &AppState, value: &str, max_age: i64) -> String {
+impl StartParams {
+    /// The intent (login when left out), one of `allowed`, and the role a registration needs.
+    pub(super) fn checked(&self, allowed: &[&str]) -> Result<(String, Option<String>), ErrorResponse> {
+        let intent = self.intent.as_deref().unwrap_or("login");
+        if !allowed.contains(&intent) {
+            let message = format!("intent must be {}", allowed.join(" or "));
+            return Err(ErrorResponse::new(Code::BadUserInput, message));
+        }
+        let role = if intent == "register" {
+            match Role::parse_selectable(self.role.as_deref()) {
+                Ok(role) => Some(role.as_str().to_owned()),
+                Err(message) => {
+                    return Err(ErrorResponse::from(Error::field("role", message)));
+                }
+            }
+        } else {
+            None
+        };
+        Ok((intent.to_owned(), role))
+    }
+}
+
+/// The cookie that carries a pending popup flow, on the provider's own routes only.
+pub(super) fn flow_cookie(state: &AppState, name: &str, path: &str, value: &str, max_age: i64) -> String {
     // Lax (not Strict): the provider's redirect back is a top-level navigation from its site.
     let secure = if state.config.env.is_local() {
         ""
     } else {
         "; Secure"
     };
-    format!("{COOKIE}={value}; Path=/api/auth/google; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+    format!("{name}={value}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+}
+
+fn google_cookie(state: &AppState, value: &str, max_age: i64) -> String {
+    flow_cookie(state, COOKIE, "/api/auth/google", value, max_age)
 }
 
 pub async fn start(State(state): State<AppState>, Query(params): Query<StartParams>) -> Response {
-    let intent = params.intent.as_deref().unwrap_or("login");
-    if intent != "login" && intent != "register" {
-        return ErrorResponse::new(Code::BadUserInput, "intent must be login or register").into_response();
-    }
-    let role = if intent == "register" {
-        match Role::parse_selectable(params.role.as_deref()) {
-            Ok(role) => Some(role.as_str().to_owned()),
-            Err(message) => return ErrorResponse::from(Error::field("role", message)).into_response(),
-        }
-    } else {
-        None
+    let (intent, role) = match params.checked(&["login", "register"]) {
+        Ok(checked) => checked,
+        Err(refusal) => return refusal.into_response(),
     };
     match flow::start(
         &state.google,
         &state.keys,
         &state.config.platforms.main,
-        intent,
+        &intent,
         role,
     ) {
         Ok((url, sealed)) => {
             let mut response = Redirect::to(&url).into_response();
-            if let Ok(cookie) = HeaderValue::from_str(&flow_cookie(&state, &sealed, FLOW_TTL_SECS)) {
+            if let Ok(cookie) = HeaderValue::from_str(&google_cookie(&state, &sealed, FLOW_TTL_SECS)) {
                 response.headers_mut().insert(header::SET_COOKIE, cookie);
             }
             response
@@ -99,6 +118,13 @@ pub async fn callback(
         }),
         Err(err) => serde_json::json!({ "type": "google-error", "code": err.code() }),
     };
+    popup_response(&state, &message, &google_cookie(&state, "", 0))
+}
+
+/// The popup's last page: posts `message` to the opener (the main site's origin only), keeps
+/// it readable as `<script type="application/json" id="oauth-result">`, clears the flow cookie
+/// and closes.
+pub(super) fn popup_response(state: &AppState, message: &serde_json::Value, clear_cookie: &str) -> Response {
     let nonce = crate::accounts::tokens::random_token();
     let page = popup_page(&message.to_string(), &state.config.platforms.main, &nonce);
     let mut response = page.into_response();
@@ -113,7 +139,7 @@ pub async fn callback(
     )) {
         headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
-    if let Ok(clear) = HeaderValue::from_str(&flow_cookie(&state, "", 0)) {
+    if let Ok(clear) = HeaderValue::from_str(clear_cookie) {
         headers.insert(header::SET_COOKIE, clear);
     }
     response
@@ -128,6 +154,7 @@ fn popup_page(message: &str, target_origin: &str, nonce: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Signing in…</title></head>\
          <body><p>Signing in… you can close this window.</p>\
+         <script type=\"application/json\" id=\"oauth-result\">{message}</script>\
          <script nonce=\"{nonce}\">(function(){{var m={message};\
          if(window.opener){{window.opener.postMessage(m,{origin});}}window.close();}})();</script></body></html>"
     )

@@ -13,6 +13,7 @@ pub mod mailbox;
 pub mod middleware;
 pub mod oidc;
 pub mod oidc_browser;
+pub mod providers;
 pub mod site;
 
 use axum::{Extension, Router, extract::DefaultBodyLimit, middleware::from_fn_with_state, routing::get};
@@ -34,6 +35,8 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         )
         .route("/auth/google/start", get(google::start))
         .route("/auth/google/callback", get(google::callback))
+        .route("/auth/{provider}/start", get(providers::start))
+        .route("/auth/{provider}/callback", get(providers::callback))
         .merge(rest::router())
         .fallback(middleware::api_not_found)
         .method_not_allowed_fallback(middleware::api_method_not_allowed)

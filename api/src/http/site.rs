@@ -363,6 +363,11 @@ fn inject(html: &str, config: &Config) -> String {
     if let Some(client_id) = &config.google.client_id {
         values["VITE_GOOGLE_CLIENT_ID"] = json!(client_id);
     }
+    let providers = crate::providers::configured(&config.providers);
+    if !providers.is_empty() {
+        let names: Vec<&str> = providers.iter().map(|p| p.as_str()).collect();
+        values["VITE_SIGN_IN_PROVIDERS"] = json!(names.join(","));
+    }
     let sign_in = &config.platforms.sign_in;
     for (name, url) in [
         ("VITE_HIRE_SIGN_IN_URL", &sign_in.hire),

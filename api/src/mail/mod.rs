@@ -60,7 +60,7 @@ macro_rules! template {
 const VERIFY_EMAIL: Template = template!("verify_email");
 const RESET_PASSWORD: Template = template!("reset_password");
 const PASSWORD_CHANGED: Template = template!("password_changed");
-const GOOGLE_LINKED: Template = template!("google_linked");
+const IDENTITY_LINKED: Template = template!("identity_linked");
 const NO_ACCOUNT: Template = template!("no_account");
 const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
 const PASSWORD_KNOWN: Template = template!("password_known");
@@ -159,12 +159,13 @@ pub fn password_changed(app_name: &str, to: &str, name: &str, link: &str) -> Mai
     )
 }
 
-/// The notice that Google sign-in was linked; `note` says what else changed.
-pub fn google_linked(app_name: &str, to: &str, name: &str, note: &str, link: &str) -> Mail {
-    GOOGLE_LINKED.render(
+/// The notice that a sign-in provider was linked; `note` says what else changed.
+pub fn identity_linked(app_name: &str, to: &str, name: &str, provider: &str, note: &str, link: &str) -> Mail {
+    IDENTITY_LINKED.render(
         to,
         &[
             ("app_name", app_name),
+            ("provider", provider),
             ("name", &greeting_name(name)),
             ("note", note),
             ("link", link),

@@ -121,8 +121,8 @@ pub fn routes() -> Routes {
 }
 
 #[derive(Serialize)]
-struct UserData {
-    user: User,
+pub(super) struct UserData {
+    pub(super) user: User,
 }
 
 #[derive(Serialize)]
@@ -134,7 +134,7 @@ pub(super) struct SessionData {
 /// A first sign-in step: the session, or the challenge to send with the code.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum SignInData {
+pub(super) enum SignInData {
     Session(Box<SessionData>),
     #[serde(rename_all = "camelCase")]
     TwoFactor {
@@ -165,7 +165,7 @@ pub(super) fn signed_in(
     .with_cookies(cookies)
 }
 
-fn first_step(
+pub(super) fn first_step(
     state: &AppState,
     caller: &Caller,
     step: SignInStep,

@@ -81,6 +81,16 @@ impl<T: serde::Serialize> Reply<T> {
         self.cookies.extend(cookies);
         self
     }
+
+    /// The same reply around other data (one shape of a union, say).
+    pub fn map<U: serde::Serialize>(self, wrap: impl FnOnce(T) -> U) -> Reply<U> {
+        Reply {
+            created: self.created,
+            message: self.message,
+            data: self.data.map(wrap),
+            cookies: self.cookies,
+        }
+    }
 }
 
 impl<T: serde::Serialize> IntoResponse for Reply<T> {

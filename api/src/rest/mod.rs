@@ -9,6 +9,7 @@ pub mod news;
 pub mod openapi;
 pub mod organizations;
 pub mod passkeys;
+pub mod providers;
 pub mod routes;
 
 use std::sync::Arc;
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .merge(news::routes())
         .merge(organizations::routes())
         .merge(passkeys::routes())
+        .merge(providers::routes())
         .into_parts();
     let document = Arc::new(openapi::document(paths));
     router

@@ -262,6 +262,11 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                     ("createdAt", json!({ "type": "string", "format": "date-time" })),
                     ("lastUsedAt", json!({ "type": ["string", "null"], "format": "date-time" })),
                 ], &["id", "name", "createdAt", "lastUsedAt"]),
+                "Identity": object(&[
+                    ("provider", json!({ "enum": ["google", "linkedin", "microsoft", "github"] })),
+                    ("email", nullable_string()),
+                    ("linkedAt", json!({ "type": "string", "format": "date-time" })),
+                ], &["provider", "email", "linkedAt"]),
                 "Invitation": invitation(&[]),
                 "InvitationDetails": invitation(&[("organization", object(&[("name", string()), ("kind", json!({ "enum": ["hire", "campus"] }))], &["name", "kind"]))]),
                 "NewsItem": object(&[

@@ -330,3 +330,19 @@ google_test! {
         assert_eq!(status, StatusCode::BAD_REQUEST, "a code older than the last one used is refused");
     }
 }
+
+google_test! {
+    async fn google_links_made_before_the_identities_table_keep_signing_in(app, idp) {
+        use migration::{Migrator, MigratorTrait};
+        app.signed_up("legacy@example.com").await;
+        // The database as the previous release left it: the link in users.google_sub.
+        Migrator::down(&app.db, Some(1)).await.expect("down to the previous release");
+        app.sql("UPDATE users SET google_sub = 'legacy-sub' WHERE email = 'legacy@example.com'").await;
+        Migrator::up(&app.db, None).await.expect("up again");
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities WHERE provider = 'google' AND subject = 'legacy-sub'").await, 1);
+        // Found by its subject alone: the token's email is another one.
+        let token = idp.id_token("legacy-sub", "renamed@gmail.test", |_| {});
+        let body = json_of(app.post("/api/auth/google-login", json!({ "idToken": token })).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["user"]["email"], "legacy@example.com");
+    }
+}

@@ -31,6 +31,12 @@ struct Inner {
     codes: HashMap<String, (String, String, Identity)>,
     next_identity: Option<Identity>,
     nonce_override: Option<String>,
+    /// Claims every ID token gets on top of the usual ones (a tenant issuer, say).
+    extra_claims: Option<Value>,
+    /// access token → the identity it was issued for (GitHub's user API).
+    access: HashMap<String, Identity>,
+    /// What `/user/emails` answers instead of the identity's verified primary address.
+    emails: Option<Value>,
 }
 
 #[derive(Clone, Debug)]
@@ -60,6 +66,8 @@ impl Idp {
             .route("/jwks", get(jwks))
             .route("/authorize", get(authorize))
             .route("/token", post(token))
+            .route("/user", get(github_user))
+            .route("/user/emails", get(github_emails))
             .with_state(idp.clone());
         tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
         idp
@@ -75,6 +83,60 @@ impl Idp {
             ("GOOGLE_TOKEN_URL", format!("{}/token", self.origin)),
             ("GOOGLE_JWKS_URL", format!("{}/jwks", self.origin)),
         ]
+    }
+
+    /// The settings of an OpenID Connect provider (`LINKEDIN`, `MICROSOFT`) served by this
+    /// stand-in, with `issuer` as its configured issuer.
+    pub fn openid_env(&self, prefix: &str, issuer: &str) -> Vec<(&'static str, String)> {
+        let names = match prefix {
+            "LINKEDIN" => [
+                "LINKEDIN_CLIENT_ID",
+                "LINKEDIN_CLIENT_SECRET",
+                "LINKEDIN_ISSUER",
+                "LINKEDIN_AUTH_URL",
+                "LINKEDIN_TOKEN_URL",
+                "LINKEDIN_JWKS_URL",
+            ],
+            "MICROSOFT" => [
+                "MICROSOFT_CLIENT_ID",
+                "MICROSOFT_CLIENT_SECRET",
+                "MICROSOFT_ISSUER",
+                "MICROSOFT_AUTH_URL",
+                "MICROSOFT_TOKEN_URL",
+                "MICROSOFT_JWKS_URL",
+            ],
+            other => panic!("no stand-in settings for {other}"),
+        };
+        let values = [
+            CLIENT_ID.to_owned(),
+            "test-client-secret".to_owned(),
+            issuer.to_owned(),
+            format!("{}/authorize", self.origin),
+            format!("{}/token", self.origin),
+            format!("{}/jwks", self.origin),
+        ];
+        names.into_iter().zip(values).collect()
+    }
+
+    /// The settings of GitHub served by this stand-in.
+    pub fn github_env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("GITHUB_CLIENT_ID", CLIENT_ID.to_owned()),
+            ("GITHUB_CLIENT_SECRET", "test-client-secret".to_owned()),
+            ("GITHUB_AUTH_URL", format!("{}/authorize", self.origin)),
+            ("GITHUB_TOKEN_URL", format!("{}/token", self.origin)),
+            ("GITHUB_API_URL", self.origin.clone()),
+        ]
+    }
+
+    /// Claims every ID token gets from now on, over the usual ones.
+    pub fn with_claims(&self, claims: Value) {
+        self.inner.lock().unwrap().extra_claims = Some(claims);
+    }
+
+    /// What GitHub's `/user/emails` answers from now on.
+    pub fn with_github_emails(&self, emails: Value) {
+        self.inner.lock().unwrap().emails = Some(emails);
     }
 
     /// Who signs in at the next authorize request.
@@ -188,11 +250,59 @@ async fn token(State(idp): State<Idp>, Form(form): Form<HashMap<String, String>>
         )
             .into_response();
     }
-    let nonce = idp.inner.lock().unwrap().nonce_override.clone().unwrap_or(nonce);
+    let (nonce, extra) = {
+        let inner = idp.inner.lock().unwrap();
+        (
+            inner.nonce_override.clone().unwrap_or(nonce),
+            inner.extra_claims.clone(),
+        )
+    };
     let id_token = idp.id_token(&who.sub, &who.email, |claims| {
         claims["nonce"] = json!(nonce);
         claims["name"] = json!(who.name);
+        if let Some(Value::Object(extra)) = extra {
+            for (key, value) in extra {
+                claims[key] = value;
+            }
+        }
     });
-    Json(json!({ "access_token": "at", "token_type": "Bearer", "expires_in": 3600, "id_token": id_token }))
+    let access_token = format!("at-{}", uuid::Uuid::new_v4().simple());
+    idp.inner.lock().unwrap().access.insert(access_token.clone(), who);
+    Json(json!({ "access_token": access_token, "token_type": "Bearer", "expires_in": 3600, "id_token": id_token }))
         .into_response()
+}
+
+/// The identity behind the request's bearer token, as GitHub's API knows it.
+fn github_caller(idp: &Idp, headers: &axum::http::HeaderMap) -> Option<Identity> {
+    let token = headers
+        .get("authorization")?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")?;
+    // GitHub refuses a request without a user agent.
+    headers.get("user-agent")?;
+    idp.inner.lock().unwrap().access.get(token).cloned()
+}
+
+async fn github_user(State(idp): State<Idp>, headers: axum::http::HeaderMap) -> impl IntoResponse {
+    match github_caller(&idp, &headers) {
+        Some(who) => {
+            Json(json!({ "id": who.sub.parse::<u64>().unwrap_or(0), "login": "octo", "name": who.name }))
+                .into_response()
+        }
+        None => axum::http::StatusCode::UNAUTHORIZED.into_response(),
+    }
+}
+
+async fn github_emails(State(idp): State<Idp>, headers: axum::http::HeaderMap) -> impl IntoResponse {
+    let Some(who) = github_caller(&idp, &headers) else {
+        return axum::http::StatusCode::UNAUTHORIZED.into_response();
+    };
+    let emails = idp.inner.lock().unwrap().emails.clone().unwrap_or_else(|| {
+        json!([
+            { "email": "secondary@example.com", "primary": false, "verified": true },
+            { "email": who.email, "primary": true, "verified": true },
+        ])
+    });
+    Json(emails).into_response()
 }

@@ -24,6 +24,7 @@ mod news;
 mod operator;
 mod organizations;
 mod passkeys;
+mod providers;
 mod proxy;
 mod second_factor_limits;
 mod security;

@@ -1,0 +1,333 @@
+//! LinkedIn, Microsoft and GitHub: the popup flow against stand-in providers (the same code
+//! that talks to the real ones), the tickets, joining accounts by a vouched email only, and the
+//! connected accounts with their last-way-in rule.
+
+use reqwest::{StatusCode, redirect::Policy};
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{Backend, TestApp, json_of},
+    idp::{Identity, Idp},
+};
+
+async fn spawn_with_providers(backend: Backend) -> (TestApp, Idp) {
+    let idp = Idp::start().await;
+    let mut builder = TestApp::builder(backend);
+    let tenant_issuer = format!("{}/{{tid}}/v2.0", idp.origin);
+    let vars = idp
+        .openid_env("LINKEDIN", &idp.origin)
+        .into_iter()
+        .chain(idp.openid_env("MICROSOFT", &tenant_issuer))
+        .chain(idp.github_env());
+    for (name, value) in vars {
+        builder = builder.env(name, &value);
+    }
+    (builder.start().await, idp)
+}
+
+macro_rules! providers_test {
+    (async fn $name:ident($app:ident, $idp:ident) $body:block) => {
+        mod $name {
+            use super::*;
+
+            async fn run($app: TestApp, $idp: Idp) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_sqlite() {
+                let (app, idp) = spawn_with_providers(Backend::Sqlite).await;
+                run(app, idp).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_postgres() {
+                if TestApp::postgres_configured() {
+                    let (app, idp) = spawn_with_providers(Backend::Postgres).await;
+                    run(app, idp).await;
+                }
+            }
+        }
+    };
+}
+
+fn who(sub: &str, email: &str) -> Identity {
+    Identity {
+        sub: sub.to_owned(),
+        email: email.to_owned(),
+        name: "Ada Lovelace".to_owned(),
+    }
+}
+
+/// A tenant's token claims for the stand-in Microsoft.
+fn tenant(idp: &Idp, tid: &str, domain_verified: bool) -> Value {
+    json!({ "iss": format!("{}/{tid}/v2.0", idp.origin), "tid": tid, "xms_edov": domain_verified })
+}
+
+/// How the test spoils a popup on its way back.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Back {
+    AsIs,
+    ForgedState,
+    Denied,
+}
+
+/// Start → provider → callback, as the popup does; the message the page posts to the opener.
+async fn popup(app: &TestApp, provider: &str, query: &str, back: Back) -> Value {
+    let client = reqwest::Client::builder()
+        .redirect(Policy::none())
+        .build()
+        .unwrap();
+    let start = client
+        .get(app.url(&format!("/api/auth/{provider}/start?{query}")))
+        .send()
+        .await
+        .unwrap();
+    assert!(start.status().is_redirection(), "{}", start.status());
+    let cookie = start.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains(&format!("Path=/api/auth/{provider}")),
+        "{cookie}"
+    );
+    let authorize = url::Url::parse(start.headers()["location"].to_str().unwrap()).unwrap();
+    let params: std::collections::HashMap<_, _> = authorize.query_pairs().into_owned().collect();
+    assert_eq!(params["code_challenge_method"], "S256");
+    assert_eq!(
+        params["redirect_uri"],
+        format!("http://main.test/api/auth/{provider}/callback")
+    );
+    if provider == "github" {
+        assert!(params["scope"].contains("user:email"), "{}", params["scope"]);
+    } else {
+        assert!(params["scope"].contains("openid") && !params["nonce"].is_empty());
+    }
+    let back_from = client.get(authorize.as_str()).send().await.unwrap();
+    let location = url::Url::parse(back_from.headers()["location"].to_str().unwrap()).unwrap();
+    // The browser would be on the main site; the test talks to the server directly.
+    let mut callback = url::Url::parse(&app.url(location.path())).unwrap();
+    let code = location
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .unwrap()
+        .1
+        .into_owned();
+    let state = location
+        .query_pairs()
+        .find(|(k, _)| k == "state")
+        .unwrap()
+        .1
+        .into_owned();
+    match back {
+        Back::AsIs => callback
+            .query_pairs_mut()
+            .append_pair("code", &code)
+            .append_pair("state", &state),
+        Back::ForgedState => callback
+            .query_pairs_mut()
+            .append_pair("code", &code)
+            .append_pair("state", "forged"),
+        Back::Denied => callback
+            .query_pairs_mut()
+            .append_pair("error", "access_denied")
+            .append_pair("state", &state),
+    };
+    let page = client
+        .get(callback.as_str())
+        .header("cookie", cookie.split(';').next().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    let start = page.find("id=\"oauth-result\">").expect("the result element") + "id=\"oauth-result\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let message: Value = serde_json::from_str(&page[start..end]).unwrap();
+    assert_eq!(message["provider"], provider);
+    message
+}
+
+/// A ticket from a popup that must succeed.
+async fn ticket(app: &TestApp, provider: &str, query: &str) -> String {
+    let message = popup(app, provider, query, Back::AsIs).await;
+    assert_eq!(message["type"], "oauth-result", "{message}");
+    message["ticket"].as_str().unwrap().to_owned()
+}
+
+providers_test! {
+    async fn github_registers_signs_in_and_is_the_last_way_in(app, idp) {
+        idp.sign_in_as(who("4242", "Octo@Example.com"));
+        let t = ticket(&app, "github", "intent=register&role=hire").await;
+        let body = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "hire" })).await, StatusCode::CREATED).await;
+        assert_eq!(body["message"], "Registered successfully");
+        let user = &body["data"]["user"];
+        assert_eq!(user["email"], "octo@example.com");
+        assert_eq!(user["emailVerified"], true);
+        assert_eq!(user["role"], "hire");
+        let session = body["data"]["token"].as_str().unwrap().to_owned();
+
+        // A ticket is good once.
+        let again = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(again["message"], "Sign-in could not be completed");
+
+        idp.sign_in_as(who("4242", "octo@example.com"));
+        let t = ticket(&app, "github", "intent=login").await;
+        let login = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::OK).await;
+        assert_eq!(login["message"], "Logged in successfully");
+        assert_eq!(login["data"]["user"]["id"], user["id"]);
+
+        let list = json_of(app.get_as(&session, "/api/users/identities").await, StatusCode::OK).await;
+        assert_eq!(list["data"]["items"].as_array().unwrap().len(), 1);
+        assert_eq!(list["data"]["items"][0]["provider"], "github");
+        assert_eq!(list["data"]["items"][0]["email"], "Octo@Example.com");
+        // No password, no passkey, no other provider: GitHub is the only way in.
+        let last = json_of(app.delete_as(&session, "/api/users/identities/github").await, StatusCode::CONFLICT).await;
+        assert_eq!(last["message"], "Add a password or another sign-in method first");
+        let none = json_of(app.delete_as(&session, "/api/users/identities/linkedin").await, StatusCode::NOT_FOUND).await;
+        assert_eq!(none["message"], "No LinkedIn account is connected");
+        assert_eq!(app.delete_as(&session, "/api/users/identities/myspace").await.status(), StatusCode::NOT_FOUND);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in' AND detail = 'github'").await, 1);
+    }
+}
+
+providers_test! {
+    async fn linkedin_joins_the_account_of_a_vouched_email_and_tells_its_owner(app, idp) {
+        let session = app.signed_up("ada@example.com").await;
+        idp.sign_in_as(who("li-1", "ada@example.com"));
+        let t = ticket(&app, "linkedin", "intent=login").await;
+        let login = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::OK).await;
+        assert_eq!(login["data"]["user"]["email"], "ada@example.com");
+        let mail = app.mail.wait_for("ada@example.com", 2).await;
+        assert!(mail.iter().any(|m| m.text().contains("LinkedIn sign-in was just linked")), "the owner is told");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'identity_connected'").await, 1);
+
+        // With a password the account keeps a way in: LinkedIn may go.
+        let gone = json_of(app.delete_as(&session, "/api/users/identities/linkedin").await, StatusCode::OK).await;
+        assert_eq!(gone["message"], "LinkedIn account disconnected");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'identity_disconnected'").await, 1);
+
+        // An email LinkedIn does not vouch for joins nothing.
+        idp.with_claims(json!({ "email_verified": false }));
+        let t = ticket(&app, "linkedin", "intent=login").await;
+        let refused = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::NOT_FOUND).await;
+        assert_eq!(refused["message"], "No account found for this LinkedIn email. Please register first.");
+    }
+}
+
+providers_test! {
+    async fn microsoft_is_trusted_only_from_its_tenant_and_for_a_verified_domain(app, idp) {
+        let victim = app.signed_up("victim@contoso.test").await;
+        // A tenant whose admins typed the victim's address: the domain is not verified.
+        idp.with_claims(tenant(&idp, "tenant-a", false));
+        idp.sign_in_as(who("ms-attacker", "victim@contoso.test"));
+        let t = ticket(&app, "microsoft", "intent=login").await;
+        let refused = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::NOT_FOUND).await;
+        assert_eq!(refused["message"], "No account found for this Microsoft email. Please register first.");
+        let t = ticket(&app, "microsoft", "intent=register&role=career").await;
+        let taken = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CONFLICT).await;
+        assert_eq!(taken["message"], "An account with this email already exists");
+        let identities = json_of(app.get_as(&victim, "/api/users/identities").await, StatusCode::OK).await;
+        assert_eq!(identities["data"]["items"], json!([]), "the victim's account was not joined");
+
+        // A token naming another tenant than its issuer's, or from another issuer: refused.
+        idp.with_claims(json!({ "iss": format!("{}/tenant-a/v2.0", idp.origin), "tid": "tenant-b", "xms_edov": true }));
+        let message = popup(&app, "microsoft", "intent=login", Back::AsIs).await;
+        assert_eq!(message, json!({ "type": "oauth-error", "provider": "microsoft", "code": "invalid-token" }));
+        idp.with_claims(json!({ "iss": "https://evil.example/tenant-a/v2.0", "tid": "tenant-a", "xms_edov": true }));
+        assert_eq!(popup(&app, "microsoft", "intent=login", Back::AsIs).await["code"], "invalid-token");
+
+        // The domain's owner verified it: the same address now joins.
+        idp.with_claims(tenant(&idp, "tenant-a", true));
+        idp.sign_in_as(who("ms-victim", "victim@contoso.test"));
+        let t = ticket(&app, "microsoft", "intent=login").await;
+        json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::OK).await;
+    }
+}
+
+providers_test! {
+    async fn the_flow_refuses_a_forged_state_a_wrong_nonce_or_audience_and_a_stale_ticket(app, idp) {
+        idp.sign_in_as(who("li-2", "grace@example.com"));
+        let forged = popup(&app, "linkedin", "intent=login", Back::ForgedState).await;
+        assert_eq!(forged["code"], "state-mismatch");
+        let denied = popup(&app, "github", "intent=login", Back::Denied).await;
+        assert_eq!(denied["code"], "access-denied");
+        idp.with_claims(json!({ "aud": "someone-else" }));
+        assert_eq!(popup(&app, "linkedin", "intent=login", Back::AsIs).await["code"], "invalid-token");
+        idp.with_claims(json!({}));
+        idp.lie_about_nonce("not-the-nonce");
+        assert_eq!(popup(&app, "linkedin", "intent=login", Back::AsIs).await["code"], "invalid-token");
+
+        // A ticket past its five minutes.
+        let t = ticket(&app, "github", "intent=login").await;
+        app.sql("UPDATE provider_tickets SET expires_at = '2020-01-01 00:00:00+00:00'").await;
+        let late = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(late["message"], "Sign-in could not be completed");
+        assert_eq!(app.post("/api/auth/oauth/login", json!({ "ticket": "made-up" })).await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(app.post("/api/auth/oauth/login", json!({})).await.status(), StatusCode::UNAUTHORIZED);
+
+        // Google keeps its own calls; an unknown provider has no flow.
+        let client = reqwest::Client::builder().redirect(Policy::none()).build().unwrap();
+        let unknown = client.get(app.url("/api/auth/myspace/start")).send().await.unwrap();
+        assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+        let bad_intent = client.get(app.url("/api/auth/github/start?intent=steal")).send().await.unwrap();
+        assert_eq!(bad_intent.status(), StatusCode::BAD_REQUEST);
+    }
+}
+
+providers_test! {
+    async fn an_identity_connects_to_one_account_only_and_an_unvouched_email_registers_pending(app, idp) {
+        let first = app.signed_up("first@example.com").await;
+        idp.sign_in_as(who("777", "first@example.com"));
+        let t = ticket(&app, "github", "intent=link").await;
+        let linked = json_of(app.post_as(&first, "/api/auth/oauth/link", json!({ "ticket": t })).await, StatusCode::OK).await;
+        assert_eq!(linked["message"], "GitHub account connected");
+        // Signed out, connecting is refused before the ticket is looked at.
+        let t = ticket(&app, "github", "intent=link").await;
+        assert_eq!(app.post("/api/auth/oauth/link", json!({ "ticket": t })).await.status(), StatusCode::UNAUTHORIZED);
+
+        let second = app.signed_up("second@example.com").await;
+        let t = ticket(&app, "github", "intent=link").await;
+        let taken = json_of(app.post_as(&second, "/api/auth/oauth/link", json!({ "ticket": t })).await, StatusCode::CONFLICT).await;
+        assert_eq!(taken["message"], "This GitHub account is already connected to another account");
+
+        // GitHub with no verified primary address: a new account waits for its code.
+        idp.with_github_emails(json!([{ "email": "fresh@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("888", "fresh@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        let pending = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        assert_eq!(pending["data"]["user"]["status"], "pending");
+        assert!(pending["data"].get("token").is_none(), "{pending}");
+        let t = ticket(&app, "github", "intent=login").await;
+        let unverified = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(unverified["message"], "Please verify your email before signing in");
+
+        // Nor does such an address open someone else's account.
+        idp.with_github_emails(json!([{ "email": "second@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("999", "second@example.com"));
+        let t = ticket(&app, "github", "intent=login").await;
+        assert_eq!(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await.status(), StatusCode::NOT_FOUND);
+
+        // The password account may disconnect what it connected.
+        let gone = json_of(app.delete_as(&first, "/api/users/identities/github").await, StatusCode::OK).await;
+        assert_eq!(gone["message"], "GitHub account disconnected");
+    }
+}
+
+providers_test! {
+    async fn graphql_spends_tickets_and_lists_identities_alike(app, idp) {
+        idp.sign_in_as(who("li-9", "gql@example.com"));
+        let t = ticket(&app, "linkedin", "intent=register&role=campus").await;
+        let registered = app.graphql(
+            None,
+            "mutation($input: TicketRegisterInput!) { oauthRegister(input: $input) { message token user { email emailVerified } } }",
+            json!({ "input": { "ticket": t, "role": "campus" } }),
+        ).await;
+        assert_eq!(registered["data"]["oauthRegister"]["message"], "Registered successfully", "{registered}");
+        assert_eq!(registered["data"]["oauthRegister"]["user"]["emailVerified"], true);
+        let token = registered["data"]["oauthRegister"]["token"].as_str().unwrap().to_owned();
+        let listed = app.graphql(Some(&token), "{ identities { provider email } }", json!({})).await;
+        assert_eq!(listed["data"]["identities"], json!([{ "provider": "linkedin", "email": "gql@example.com" }]));
+        let last = app.graphql(Some(&token), "mutation { disconnectIdentity(provider: \"linkedin\") { message } }", json!({})).await;
+        assert_eq!(last["errors"][0]["message"], "Add a password or another sign-in method first");
+        assert_eq!(last["errors"][0]["extensions"]["code"], "CONFLICT");
+        let reused = app.graphql(None, "mutation($input: TicketInput!) { oauthLogin(input: $input) { message } }", json!({ "input": { "ticket": t } })).await;
+        assert_eq!(reused["errors"][0]["message"], "Sign-in could not be completed");
+    }
+}
