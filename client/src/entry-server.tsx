@@ -32,6 +32,9 @@ const config: AppConfig = {
   platformUrls: { main: PLACEHOLDERS.main, hire: PLACEHOLDERS.hire, campus: PLACEHOLDERS.campus, career: PLACEHOLDERS.career },
   signInUrls: {},
   googleClientId: undefined,
+  // The server's list is not known at build time: the pages that offer providers add their
+  // buttons after hydration (the prerendered HTML has none).
+  signInProviders: [],
 };
 
 export type RenderedPage = PageMeta & { html: string };

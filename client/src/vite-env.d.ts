@@ -13,6 +13,7 @@ interface ImportMetaEnv {
   readonly VITE_HIRE_SIGN_IN_URL?: string;
   readonly VITE_CAMPUS_SIGN_IN_URL?: string;
   readonly VITE_CAREER_SIGN_IN_URL?: string;
+  readonly VITE_SIGN_IN_PROVIDERS?: string;
 }
 
 interface ImportMeta {

@@ -46,6 +46,19 @@ describe('parseConfig', () => {
     expect(result.ok && result.config.signInUrls).toEqual({ hire: 'https://hire.example.test/auth/login' });
   });
 
+  it('reads the sign-in providers the server offers, in its order, leaving out names it does not know', () => {
+    const providers = (value: unknown) => {
+      const result = parseConfig({ ...testRawConfig, VITE_SIGN_IN_PROVIDERS: value });
+      return result.ok && result.config.signInProviders;
+    };
+    expect(providers('github,linkedin')).toEqual(['github', 'linkedin']);
+    expect(providers(' Microsoft , myspace,github,,github ')).toEqual(['microsoft', 'github']);
+    expect(providers('google')).toEqual([]);
+    expect(providers('')).toEqual([]);
+    expect(providers(undefined)).toEqual([]);
+    expect(providers(42)).toEqual([]);
+  });
+
   it('keeps the Google client id optional', () => {
     const result = parseConfig({ ...testRawConfig, VITE_GOOGLE_CLIENT_ID: 'abc.apps.googleusercontent.com' });
     expect(result.ok && result.config.googleClientId).toBe('abc.apps.googleusercontent.com');

@@ -18,7 +18,17 @@ export const REQUIRED_KEYS = [
   'VITE_CAREER_PLATFORM_URL',
 ] as const;
 
-export const OPTIONAL_KEYS = ['VITE_GOOGLE_CLIENT_ID', 'VITE_HIRE_SIGN_IN_URL', 'VITE_CAMPUS_SIGN_IN_URL', 'VITE_CAREER_SIGN_IN_URL'] as const;
+export const OPTIONAL_KEYS = [
+  'VITE_GOOGLE_CLIENT_ID',
+  'VITE_HIRE_SIGN_IN_URL',
+  'VITE_CAMPUS_SIGN_IN_URL',
+  'VITE_CAREER_SIGN_IN_URL',
+  'VITE_SIGN_IN_PROVIDERS',
+] as const;
+
+/** The sign-in providers besides Google that the server may offer (API.md "More sign-in providers"). */
+export const SIGN_IN_PROVIDERS = ['linkedin', 'microsoft', 'github'] as const;
+export type SignInProvider = (typeof SIGN_IN_PROVIDERS)[number];
 
 type RequiredKey = (typeof REQUIRED_KEYS)[number];
 type OptionalKey = (typeof OPTIONAL_KEYS)[number];
@@ -34,6 +44,8 @@ export type AppConfig = {
   /** Each platform's own sign-in entry (single sign-on through this site), when configured. */
   signInUrls: { hire?: string; campus?: string; career?: string };
   googleClientId: string | undefined;
+  /** The configured providers among SIGN_IN_PROVIDERS, in the server's order. */
+  signInProviders: readonly SignInProvider[];
 };
 
 export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; error: string };
@@ -42,6 +54,18 @@ export const missingVariableMessage = (name: string): string =>
   `Missing required environment variable: ${name}`;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+const isSignInProvider = (name: string): name is SignInProvider => (SIGN_IN_PROVIDERS as readonly string[]).includes(name);
+
+/** A comma-separated list: names it does not know are left out (a newer server may offer more), order kept. */
+const parseSignInProviders = (value: unknown): SignInProvider[] => [
+  ...new Set(
+    text(value)
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(isSignInProvider),
+  ),
+];
 
 /** Validates raw values; the first missing or empty required name is reported. */
 export function parseConfig(raw: RawConfig): ConfigResult {
@@ -76,6 +100,7 @@ export function parseConfig(raw: RawConfig): ConfigResult {
           .filter(([, value]) => value !== ''),
       ),
       googleClientId: googleClientId === '' ? undefined : googleClientId,
+      signInProviders: parseSignInProviders(raw.VITE_SIGN_IN_PROVIDERS),
     },
   };
 }
@@ -95,6 +120,7 @@ export function readBuildTimeEnv(): RawConfig {
     VITE_HIRE_SIGN_IN_URL: import.meta.env.VITE_HIRE_SIGN_IN_URL,
     VITE_CAMPUS_SIGN_IN_URL: import.meta.env.VITE_CAMPUS_SIGN_IN_URL,
     VITE_CAREER_SIGN_IN_URL: import.meta.env.VITE_CAREER_SIGN_IN_URL,
+    VITE_SIGN_IN_PROVIDERS: import.meta.env.VITE_SIGN_IN_PROVIDERS,
   };
 }
 

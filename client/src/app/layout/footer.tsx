@@ -1,4 +1,4 @@
-import { AtSign, BriefcaseBusiness, Camera, CirclePlay, ExternalLink, GitBranch, Sparkles, type LucideIcon } from 'lucide-react';
+import { ExternalLink, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
@@ -23,13 +23,14 @@ const bottomLinks: readonly FooterLink[] = [
   { label: 'Status', href: paths.status.getHref() },
 ];
 
-// lucide ships no brand marks, so each network gets a neutral icon and a visible-to-AT name.
-const socialLinks: readonly (FooterLink & { icon: LucideIcon })[] = [
-  { label: 'Twitter', href: 'https://twitter.com/talentsuite', icon: AtSign },
-  { label: 'LinkedIn', href: 'https://www.linkedin.com/company/talentsuite', icon: BriefcaseBusiness },
-  { label: 'GitHub', href: 'https://github.com/talentsuite', icon: GitBranch },
-  { label: 'YouTube', href: 'https://www.youtube.com/@talentsuite', icon: CirclePlay },
-  { label: 'Instagram', href: 'https://www.instagram.com/talentsuite', icon: Camera },
+// Each network by its own mark: `#mark-{id}`, a symbol that index.html holds (so the marks
+// weigh nothing in the home page's script budget); the link names it for assistive technology.
+const socialLinks: readonly (FooterLink & { mark: string })[] = [
+  { label: 'Twitter', href: 'https://twitter.com/talentsuite', mark: 'mark-twitter' },
+  { label: 'LinkedIn', href: 'https://www.linkedin.com/company/talentsuite', mark: 'mark-linkedin' },
+  { label: 'GitHub', href: 'https://github.com/talentsuite', mark: 'mark-github' },
+  { label: 'YouTube', href: 'https://www.youtube.com/@talentsuite', mark: 'mark-youtube' },
+  { label: 'Instagram', href: 'https://www.instagram.com/talentsuite', mark: 'mark-instagram' },
 ];
 
 const headingClass = 'text-sm font-semibold uppercase tracking-wide text-white';
@@ -77,7 +78,7 @@ export function Footer() {
               One ecosystem of AI platforms for hiring teams, institutions and job seekers: Hire, Campus and Career.
             </p>
             <ul className="mt-6 flex flex-wrap gap-2" aria-label="Social media">
-              {socialLinks.map(({ label, href, icon: Icon }) => (
+              {socialLinks.map(({ label, href, mark }) => (
                 <li key={label}>
                   <a
                     href={href}
@@ -87,7 +88,9 @@ export function Footer() {
                     title={label}
                     className="flex size-10 items-center justify-center rounded-lg bg-slate-800 text-slate-200 hover:bg-slate-700 hover:text-white"
                   >
-                    <Icon aria-hidden="true" className="size-5" />
+                    <svg aria-hidden="true" fill="currentColor" className="size-5">
+                      <use href={`#${mark}`} />
+                    </svg>
                   </a>
                 </li>
               ))}

@@ -13,12 +13,15 @@ import { sendOtpEmail } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
 import { PasswordField } from '../components/password-field';
+import { ProviderButtons } from '../components/provider-buttons';
 import { SubmitButton } from '../components/submit-button';
 import { TwoFactorStep } from '../components/two-factor-step';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { useGoogleAuth } from '../hooks/use-google-auth';
+import { useOfferedProviders } from '../hooks/use-offered-providers';
 import { usePasskeySignIn } from '../hooks/use-passkey-sign-in';
+import { useProviderAuth } from '../hooks/use-provider-auth';
 import { useReturnPath } from '../hooks/use-return-path';
 import { loginTarget } from '../utils/redirect-target';
 import { readTwoFactorState, type TwoFactorState } from '../utils/two-factor-state';
@@ -43,6 +46,9 @@ export function LoginPage() {
   // registration or email verification.
   const returnPath = useReturnPath('redirect');
   const google = useGoogleAuth({ intent: 'login', target });
+  const providers = useOfferedProviders();
+  const oauth = useProviderAuth({ intent: 'login', target });
+  const socialPending = google.isPending || oauth.pending !== null;
   // A passkey is both factors: its sign-in ends exactly like a password's.
   const passkey = usePasskeySignIn((result) => finishSignIn(result.data, result.message || 'Logged in successfully', target()), { autofillWanted: !twoFactor });
 
@@ -152,12 +158,13 @@ export function LoginPage() {
             Forgot Password?
           </Link>
         </div>
-        <SubmitButton pending={isPending} disabled={google.isPending || passkey.isPending}>
+        <SubmitButton pending={isPending} disabled={socialPending || passkey.isPending}>
           {isPending ? 'Signing In...' : 'Sign In'}
         </SubmitButton>
       </form>
       <OrDivider />
-      <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending || passkey.isPending} />
+      <GoogleButton label="Sign in with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending || passkey.isPending || oauth.pending !== null} />
+      <ProviderButtons providers={providers} pending={oauth.pending} disabled={isPending || passkey.isPending || google.isPending} onStart={(provider) => void oauth.start(provider)} />
       <p className="mt-4 flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-ink-700">
         {passkey.available ? (
           <button

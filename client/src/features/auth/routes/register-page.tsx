@@ -11,10 +11,13 @@ import { sendOtpEmail } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
 import { PasswordField } from '../components/password-field';
+import { ProviderButtons } from '../components/provider-buttons';
 import { RoleSelector } from '../components/role-selector';
 import { SubmitButton } from '../components/submit-button';
 import { useFieldErrors } from '../hooks/use-field-errors';
 import { useGoogleAuth } from '../hooks/use-google-auth';
+import { useOfferedProviders } from '../hooks/use-offered-providers';
+import { useProviderAuth } from '../hooks/use-provider-auth';
 import { useReturnPath } from '../hooks/use-return-path';
 import { hasErrors, ROLE_NAME_LABELS, validateRegister, type RegisterField, type RegisterValues } from '../utils/auth-forms';
 import { verifyOtpState } from '../utils/verify-otp-state';
@@ -37,16 +40,16 @@ export function RegisterPage() {
   }, [invitedEmail]);
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<RegisterField>();
-  // A new Google account goes to the platform of the role it chose (the Dashboard link's target).
-  const google = useGoogleAuth({
-    intent: 'register',
-    role: values.role,
-    target: (role) => {
-      if (next) return new URL(next, platformUrls.main).href;
-      const href = dashboardHref(role, platformUrls, signInUrls);
-      return href === '/' ? platformUrls.main : href;
-    },
-  });
+  // A new Google (or other provider's) account goes to the platform of the role it chose (the
+  // Dashboard link's target).
+  const roleTarget = (role: Role) => {
+    if (next) return new URL(next, platformUrls.main).href;
+    const href = dashboardHref(role, platformUrls, signInUrls);
+    return href === '/' ? platformUrls.main : href;
+  };
+  const google = useGoogleAuth({ intent: 'register', role: values.role, target: roleTarget });
+  const providers = useOfferedProviders();
+  const oauth = useProviderAuth({ intent: 'register', role: values.role, target: roleTarget, next });
   const nameLabel = ROLE_NAME_LABELS[values.role];
 
   const update = (field: RegisterField, value: string) => {
@@ -144,12 +147,13 @@ export function RegisterPage() {
           error={errors.password}
           onChange={(event) => update('password', event.target.value)}
         />
-        <SubmitButton pending={isPending} disabled={google.isPending}>
+        <SubmitButton pending={isPending} disabled={google.isPending || oauth.pending !== null}>
           {isPending ? 'Registering...' : 'Register'}
         </SubmitButton>
       </form>
       <OrDivider />
-      <GoogleButton label="Sign up with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending} />
+      <GoogleButton label="Sign up with Google" onClick={() => void google.start()} pending={google.isPending} disabled={isPending || oauth.pending !== null} />
+      <ProviderButtons providers={providers} pending={oauth.pending} disabled={isPending || google.isPending} onStart={(provider) => void oauth.start(provider)} />
       <p className="mt-6 text-center text-sm text-ink-700">
         Already have an account?{' '}
         <Link to={paths.auth.login.getHref({ redirect: next ?? undefined })} className="font-semibold text-accent hover:underline">

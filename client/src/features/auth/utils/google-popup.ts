@@ -1,6 +1,7 @@
-/** SPEC.md section 9: the Google popup window is 500 by 600. */
+import { watchPopup } from '@/lib/popup-window';
+
+/** SPEC.md section 9: the Google popup window is 500 by 600 (POPUP_FEATURES). */
 export const GOOGLE_POPUP_NAME = 'google-signin';
-export const GOOGLE_POPUP_FEATURES = 'width=500,height=600';
 
 export type GoogleIntent = { intent: 'login' } | { intent: 'register'; role: string };
 export type GooglePopupResult = { ok: true; idToken: string } | { ok: false; code: string };
@@ -33,35 +34,19 @@ export type OpenGooglePopupOptions = {
  * page posts back, or with an error code: popup-blocked, popup-closed-by-user or the code
  * the callback reported.
  */
-export function openGooglePopup(url: string, { trustedOrigin, win = window, pollMs = 500 }: OpenGooglePopupOptions): Promise<GooglePopupResult> {
-  const popup = win.open(url, GOOGLE_POPUP_NAME, GOOGLE_POPUP_FEATURES);
-  if (!popup) return Promise.resolve({ ok: false, code: 'popup-blocked' });
-
-  return new Promise((resolve) => {
-    let settled = false;
-    let closedTimer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (result: GooglePopupResult) => {
-      if (settled) return;
-      settled = true;
-      win.removeEventListener('message', onMessage);
-      clearInterval(poll);
-      clearTimeout(closedTimer);
-      resolve(result);
-    };
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== trustedOrigin) return;
+export async function openGooglePopup(url: string, { trustedOrigin, win, pollMs }: OpenGooglePopupOptions): Promise<GooglePopupResult> {
+  const outcome = await watchPopup(
+    url,
+    GOOGLE_POPUP_NAME,
+    (event) => {
+      if (event.origin !== trustedOrigin) return null;
       const message = readMessage(event.data);
-      if (!message) return;
-      finish(message.type === 'google-id-token' ? { ok: true, idToken: message.idToken } : { ok: false, code: message.code });
-    };
-    win.addEventListener('message', onMessage);
-    const poll = setInterval(() => {
-      // The callback page posts and then closes itself: give its message a moment to arrive.
-      if (popup.closed && closedTimer === undefined) {
-        closedTimer = setTimeout(() => finish({ ok: false, code: 'popup-closed-by-user' }), pollMs);
-      }
-    }, pollMs);
-  });
+      if (!message) return null;
+      return message.type === 'google-id-token' ? { ok: true, value: message.idToken } : { ok: false, code: message.code };
+    },
+    { win, pollMs },
+  );
+  return outcome.ok ? { ok: true, idToken: outcome.value } : outcome;
 }
 
 /** Friendly texts for the popup's own failures; other codes use the screen's default. */

@@ -17,16 +17,20 @@ import { useAccount, useDeleteAccount } from '../api/delete-account';
 import { useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions';
 import { ApplicationsSection } from '../components/applications-section';
 import { ChangePasswordForm } from '../components/change-password-form';
+import { ConnectedAccountsSection } from '../components/connected-accounts-section';
 import { DeleteAccountForm } from '../components/delete-account-form';
 import { PasskeysSection } from '../components/passkeys-section';
 import { SessionsList } from '../components/sessions-list';
 import { TwoFactorSection } from '../components/two-factor-section';
 import { validateChangePassword, type ChangePasswordErrors, type ChangePasswordField, type ChangePasswordValues } from '../utils/change-password-form';
 
-/** `/security`: the password, two-factor, passkeys (REST), signed-in devices and applications (Apollo, lazily loaded). */
+/**
+ * `/security`: the password, two-factor, passkeys and connected accounts (REST), signed-in
+ * devices and applications (Apollo, lazily loaded).
+ */
 export function SecurityPage() {
   const client = useSharedApolloClient();
-  usePageMeta('Security', 'Change your password, turn on two-factor sign-in, add passkeys, and see or sign out the devices signed in to your account.');
+  usePageMeta('Security', 'Change your password, turn on two-factor sign-in, add passkeys, connect sign-in accounts, and see or sign out the devices signed in to your account.');
   return (
     <div className="bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
@@ -69,6 +73,7 @@ function SecurityGate() {
       <ChangePasswordSection />
       <TwoFactorGate />
       <PasskeysSection />
+      <ConnectedAccountsSection />
       <SessionsSection />
       <ApplicationsSection />
       <DeleteAccountSection />
