@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations
+.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -79,12 +79,18 @@ e2e: build-client
 bench: build-client
 	./bench/run.sh
 	$(MAKE) --no-print-directory bench-organizations
+	$(MAKE) --no-print-directory bench-admin
 	./bench/lighthouse.sh
 
 ## The members page and a 500-address invitation: 10 members against 10,000 (both databases).
 bench-organizations:
 	DATABASE=sqlite ./bench/organizations.sh
 	DATABASE=postgres ./bench/organizations.sh
+
+## The admin console: user search over 1,000,000 accounts, the 100,000-row CSV export (both databases).
+bench-admin:
+	DATABASE=sqlite ./bench/admin.sh
+	DATABASE=postgres ./bench/admin.sh
 
 ## Lighthouse (mobile, Debian's Chromium) on /, /login, /register, /platforms/hire and /about.
 bench-lighthouse: build-client

@@ -73,6 +73,9 @@ pub enum Kind {
     /// A LinkedIn, Microsoft or GitHub identity joined or was connected to an account.
     IdentityConnected,
     IdentityDisconnected,
+    AccountSuspended,
+    AccountRestored,
+    RoleChanged,
 }
 
 impl Kind {
@@ -125,6 +128,9 @@ impl Kind {
             Self::PasskeyCounterRegressed => "passkey_counter_regressed",
             Self::IdentityConnected => "identity_connected",
             Self::IdentityDisconnected => "identity_disconnected",
+            Self::AccountSuspended => "account_suspended",
+            Self::AccountRestored => "account_restored",
+            Self::RoleChanged => "role_changed",
         }
     }
 }
@@ -205,19 +211,38 @@ pub struct Position {
     pub id: Uuid,
 }
 
-/// The newest events first, optionally of one account, `limit` at a time after `after`.
+/// Which events a read wants: all of them, or of one account, of one kind, within a time range
+/// (`from` inclusive, `to` exclusive).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub user_id: Option<Uuid>,
+    pub kind: Option<String>,
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+}
+
+/// The newest events first that pass `filter`, `limit` at a time after `after`.
 ///
 /// # Errors
 /// On a database failure.
-async fn page(
+pub async fn page(
     db: &impl ConnectionTrait,
-    user_id: Option<Uuid>,
+    filter: &Filter,
     after: Option<Position>,
     limit: u64,
 ) -> Result<Vec<audit_events::Model>> {
     let mut query = audit_events::Entity::find();
-    if let Some(user_id) = user_id {
+    if let Some(user_id) = filter.user_id {
         query = query.filter(audit_events::Column::UserId.eq(user_id));
+    }
+    if let Some(kind) = &filter.kind {
+        query = query.filter(audit_events::Column::Kind.eq(kind.as_str()));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(audit_events::Column::At.gte(from));
+    }
+    if let Some(to) = filter.to {
+        query = query.filter(audit_events::Column::At.lt(to));
     }
     if let Some(after) = after {
         query = query.filter(
@@ -267,10 +292,7 @@ pub async fn read(
         }
     };
     let after = after.and_then(|raw| {
-        let position = Cursor::decode(raw).map(|cursor| Position {
-            at: cursor.created_at,
-            id: cursor.id,
-        });
+        let position = cursor_position(raw);
         if position.is_none() {
             errors.add("after", "Invalid cursor");
         }
@@ -284,20 +306,42 @@ pub async fn read(
         parsed
     });
     errors.into_result()?;
-    let mut events = page(db, user_id, after, limit + 1).await?;
+    let filter = Filter {
+        user_id,
+        ..Filter::default()
+    };
+    read_page(db, &filter, after, limit).await
+}
+
+/// `limit` events after `after` and the cursor that follows them, when more do.
+///
+/// # Errors
+/// On a database failure.
+pub async fn read_page(
+    db: &impl ConnectionTrait,
+    filter: &Filter,
+    after: Option<Position>,
+    limit: u64,
+) -> Result<LogPage> {
+    let mut events = page(db, filter, after, limit + 1).await?;
     let keep = usize::try_from(limit).unwrap_or(usize::MAX);
     let more = events.len() > keep;
     events.truncate(keep);
     let next_cursor = more
-        .then(|| {
-            events.last().map(|event| {
-                Cursor {
-                    created_at: event.at,
-                    id: event.id,
-                }
-                .encode()
-            })
-        })
+        .then(|| events.last().map(|event| position_cursor(event.at, event.id)))
         .flatten();
     Ok(LogPage { events, next_cursor })
+}
+
+/// The cursor of the event at `(at, id)`.
+pub fn position_cursor(at: DateTime<Utc>, id: Uuid) -> String {
+    Cursor { created_at: at, id }.encode()
+}
+
+/// The position a cursor names, if this server made it.
+pub fn cursor_position(raw: &str) -> Option<Position> {
+    Cursor::decode(raw).map(|cursor| Position {
+        at: cursor.created_at,
+        id: cursor.id,
+    })
 }

@@ -7,6 +7,8 @@
 
 /// The domain of accounts: fields, passwords, sessions and every account flow.
 pub mod accounts;
+/// The admin console: people, their accounts, the audit log and its export, the seats.
+pub mod admin;
 /// The application: build, bind, run until stopped.
 pub mod app;
 /// The audit log of authentication events.

@@ -44,6 +44,8 @@ pub struct Model {
     pub theme: String,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// The last time a session began (any way in); the admin console shows it.
+    pub last_sign_in_at: Option<DateTimeUtc>,
 }
 
 /// Who the account is for: a platform's people, or the suite's admins. Stored as its name.

@@ -13,6 +13,7 @@ mod m20261126_000007_organizations;
 mod m20261126_000008_sign_in_links;
 mod m20261127_000009_passkeys;
 mod m20261127_000010_identities;
+mod m20261127_000011_admin_console;
 
 pub struct Migrator;
 
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000008_sign_in_links::Migration),
             Box::new(m20261127_000009_passkeys::Migration),
             Box::new(m20261127_000010_identities::Migration),
+            Box::new(m20261127_000011_admin_console::Migration),
         ]
     }
 }

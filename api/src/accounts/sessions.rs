@@ -92,6 +92,14 @@ pub async fn start(
     }
     .insert(db)
     .await?;
+    users::Entity::update_many()
+        .col_expr(
+            users::Column::LastSignInAt,
+            sea_orm::sea_query::Expr::value(Some(now)),
+        )
+        .filter(users::Column::Id.eq(user.id))
+        .exec(db)
+        .await?;
     let token = ctx
         .keys
         .issue(user.id, session.id, user.role.as_str(), now, expires_at)
@@ -290,10 +298,18 @@ fn describe(user_agent: Option<&str>) -> (String, String) {
 /// # Errors
 /// On a database failure.
 pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<Vec<Device>> {
+    devices_of(ctx, viewer.user.id, Some(viewer.session_id)).await
+}
+
+/// The live sessions of `user_id`, `current` first, then the most recently active.
+///
+/// # Errors
+/// On a database failure.
+pub async fn devices_of(ctx: &Context, user_id: Uuid, current: Option<Uuid>) -> Result<Vec<Device>> {
     use sea_orm::QueryOrder;
     let now = Utc::now();
     let rows = sessions::Entity::find()
-        .filter(sessions::Column::UserId.eq(viewer.user.id))
+        .filter(sessions::Column::UserId.eq(user_id))
         .filter(sessions::Column::ExpiresAt.gt(now))
         .order_by_desc(sessions::Column::CreatedAt)
         .all(&ctx.db)
@@ -308,7 +324,7 @@ pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<Vec<Device>> {
         .map(|(row, last_active_at)| {
             let (browser, os) = describe(row.user_agent.as_deref());
             Device {
-                current: row.id == viewer.session_id,
+                current: Some(row.id) == current,
                 id: row.id,
                 browser,
                 os,
@@ -334,23 +350,31 @@ pub const SESSION_NOT_FOUND: &str = "Session not found";
 /// 404 for an id that is not one of the viewer's sessions.
 #[tracing::instrument(skip_all)]
 pub async fn revoke(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+    end_one(ctx, viewer.user.id, id).await?;
+    Event::new(Kind::SessionRevoked, Some(viewer.user.id), client)
+        .record(&ctx.db)
+        .await
+}
+
+/// Ends the session `id` of `user_id`; the clients signed in through it hear of it.
+///
+/// # Errors
+/// 404 for an id that is not one of that account's sessions.
+pub async fn end_one(ctx: &Context, user_id: Uuid, id: &str) -> Result<()> {
     let not_found = || Error::NotFound(SESSION_NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
-    let owned =
-        crate::oidc::backchannel::session(id).add(entity::oauth_tokens::Column::UserId.eq(viewer.user.id));
+    let owned = crate::oidc::backchannel::session(id).add(entity::oauth_tokens::Column::UserId.eq(user_id));
     crate::oidc::backchannel::sessions_ending(&ctx.db, owned).await?;
     ctx.backchannel_ready.notify_one();
     let ended = sessions::Entity::delete_many()
         .filter(sessions::Column::Id.eq(id))
-        .filter(sessions::Column::UserId.eq(viewer.user.id))
+        .filter(sessions::Column::UserId.eq(user_id))
         .exec(&ctx.db)
         .await?;
     if ended.rows_affected == 0 {
         return Err(not_found());
     }
-    Event::new(Kind::SessionRevoked, Some(viewer.user.id), client)
-        .record(&ctx.db)
-        .await
+    Ok(())
 }
 
 #[cfg(test)]

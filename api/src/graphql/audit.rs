@@ -4,13 +4,17 @@ use async_graphql::{Context, ID, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use entity::audit_events;
 
-use super::{context, errors::IntoGql};
+use serde::Serialize;
+
+use super::{context, errors::IntoGql, types::rfc3339};
 use crate::audit;
 
 /// One authentication event. Never carries a secret, code or token.
-#[derive(SimpleObject, Clone, Debug)]
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
 pub struct AuditEvent {
     pub id: ID,
+    #[serde(serialize_with = "rfc3339")]
     pub at: DateTime<Utc>,
     /// A stable name such as `sign_in_failed` or `google_linked`.
     pub kind: String,

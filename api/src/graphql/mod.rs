@@ -2,6 +2,7 @@
 //! a few lines that call the domain and map its errors to `extensions.code`.
 
 pub mod accounts;
+pub mod admin;
 pub mod audit;
 pub mod documents;
 pub mod errors;
@@ -38,6 +39,7 @@ pub struct Query(
     organizations::OrganizationsQuery,
     passkeys::PasskeysQuery,
     providers::ProvidersQuery,
+    admin::AdminQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -48,6 +50,7 @@ pub struct Mutation(
     organizations::OrganizationsMutation,
     passkeys::PasskeysMutation,
     providers::ProvidersMutation,
+    admin::AdminMutation,
 );
 
 pub type AppSchema = Schema<Query, Mutation, EmptySubscription>;

@@ -136,7 +136,7 @@ pub(crate) async fn access(db: &impl ConnectionTrait, viewer: &Viewer, id: &str)
 }
 
 /// How many members each organization has.
-async fn member_counts(db: &impl ConnectionTrait, ids: &[Uuid]) -> Result<HashMap<Uuid, u64>> {
+pub(crate) async fn member_counts(db: &impl ConnectionTrait, ids: &[Uuid]) -> Result<HashMap<Uuid, u64>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }

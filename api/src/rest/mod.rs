@@ -3,6 +3,7 @@
 //! same output types in the envelope; no business rule lives here.
 
 pub mod accounts;
+pub mod admin;
 pub mod envelope;
 pub mod input;
 pub mod news;
@@ -30,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .merge(organizations::routes())
         .merge(passkeys::routes())
         .merge(providers::routes())
+        .merge(admin::routes())
         .into_parts();
     let document = Arc::new(openapi::document(paths));
     router

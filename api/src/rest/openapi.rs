@@ -50,6 +50,11 @@ impl Operation {
         self
     }
 
+    /// An optional parameter of the query string.
+    pub fn query_param(self, name: &str, description: &str) -> Self {
+        self.param(json!({ "name": name, "in": "query", "required": false, "description": description, "schema": { "type": "string" } }))
+    }
+
     /// Its success (status and envelope) and the failures particular to it.
     pub fn answers(mut self, success: (&str, Value), errors: &[(&str, &str)]) -> Self {
         let mut map = Map::new();
@@ -262,6 +267,20 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                     ("createdAt", json!({ "type": "string", "format": "date-time" })),
                     ("lastUsedAt", json!({ "type": ["string", "null"], "format": "date-time" })),
                 ], &["id", "name", "createdAt", "lastUsedAt"]),
+                "AdminUser": json!({ "allOf": [
+                    { "$ref": "#/components/schemas/User" },
+                    object(&[
+                        ("lastSignInAt", json!({ "type": ["string", "null"], "format": "date-time" })),
+                        ("organizations", json!({ "type": "integer" })),
+                    ], &["lastSignInAt", "organizations"]),
+                ] }),
+                "AuditEvent": object(&[
+                    ("id", json!({ "type": "string", "format": "uuid" })),
+                    ("at", json!({ "type": "string", "format": "date-time" })),
+                    ("kind", string()),
+                    ("userId", nullable_string()), ("actorId", nullable_string()),
+                    ("ip", nullable_string()), ("userAgent", nullable_string()), ("detail", nullable_string()),
+                ], &["id", "at", "kind", "userId", "actorId", "ip", "userAgent", "detail"]),
                 "Identity": object(&[
                     ("provider", json!({ "enum": ["google", "linkedin", "microsoft", "github"] })),
                     ("email", nullable_string()),

@@ -13,6 +13,7 @@ mod accounts_login;
 mod accounts_password_reset;
 mod accounts_profile;
 mod accounts_register;
+mod admin;
 mod faults;
 mod foundation;
 mod google;

@@ -1,0 +1,80 @@
+//! The admin console's domain: finding people and acting on their accounts, the audit log with
+//! its CSV export, and the organizations' seats. Every call is for admins only, and every
+//! action is audited with the acting admin, the target and the reason.
+
+pub mod audit_log;
+pub mod orgs;
+pub mod users;
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, sea_query::SimpleExpr};
+use uuid::Uuid;
+
+use crate::{
+    accounts::sessions::Viewer,
+    error::{Error, Result},
+};
+
+pub const ADMINS_ONLY: &str = "Only admins can use the admin console";
+
+/// # Errors
+/// 403 'Only admins can use the admin console'.
+pub fn require_admin(viewer: &Viewer) -> Result<()> {
+    viewer.require_admin(ADMINS_ONLY)
+}
+
+/// `column` as the console's indexes key it: lowercased for names, compared bytewise, so a
+/// prefix is one range of the index on both databases (see migration 11).
+fn key(backend: DatabaseBackend, column: &str, lowered: bool) -> String {
+    let value = if lowered {
+        format!("lower({column})")
+    } else {
+        column.to_owned()
+    };
+    match backend {
+        DatabaseBackend::Postgres => format!("({value} COLLATE \"C\")"),
+        _ => value,
+    }
+}
+
+/// `key op value`, with the value bound (sea-query takes each database's own placeholder in
+/// a custom expression).
+fn compare(backend: DatabaseBackend, key: &str, op: &str, value: &str) -> SimpleExpr {
+    let placeholder = match backend {
+        DatabaseBackend::Postgres => "$1",
+        _ => "?",
+    };
+    sea_orm::sea_query::Expr::cust_with_values(format!("{key} {op} {placeholder}"), [value.to_owned()])
+}
+
+/// The smallest string above every string that starts with `prefix`.
+fn prefix_end(prefix: &str) -> String {
+    format!("{prefix}\u{10FFFF}")
+}
+
+/// Where a page in name order starts: after the row whose name key and id these are.
+fn encode_cursor(name_key: &str, id: Uuid) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{name_key}\u{0}{id}"))
+}
+
+fn decode_cursor(raw: &str) -> Option<(String, Uuid)> {
+    let text = String::from_utf8(URL_SAFE_NO_PAD.decode(raw).ok()?).ok()?;
+    let (name_key, id) = text.split_once('\u{0}')?;
+    Some((name_key.to_owned(), Uuid::parse_str(id).ok()?))
+}
+
+/// The cursor after the row `id` of `table` (`users` or `organizations`), its name key as the
+/// database computes it (SQLite's `lower` is not Rust's).
+async fn cursor_after(db: &impl ConnectionTrait, table: &str, id: Uuid) -> Result<String> {
+    let backend = db.get_database_backend();
+    let sql = format!(
+        "SELECT {} AS name_key FROM {table} WHERE id = $1",
+        key(backend, "name", true)
+    );
+    let row = db
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
+        .await?
+        .ok_or_else(|| Error::internal(anyhow::anyhow!("the last row of a page vanished")))?;
+    let name_key: String = row.try_get("", "name_key")?;
+    Ok(encode_cursor(&name_key, id))
+}

@@ -1,0 +1,98 @@
+//! Organizations as the console lists them: every one, by name, a prefix search, a page at a
+//! time, with member counts; the seat limit is set through `organizations::update`.
+
+use entity::organizations;
+use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect, sea_query::Expr};
+use uuid::Uuid;
+
+use super::{compare, cursor_after, decode_cursor, key, prefix_end, require_admin};
+use crate::{
+    accounts::sessions::Viewer,
+    context::Context,
+    error::{Error, FieldErrors, Result},
+    organizations::{View, member_counts},
+    paging::page_request,
+};
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct OrgSearchForm {
+    pub query: Option<String>,
+    pub limit: Option<i32>,
+    pub cursor: Option<String>,
+}
+
+pub struct OrgPage {
+    pub items: Vec<View>,
+    pub next_cursor: Option<String>,
+}
+
+/// A page of organizations whose name starts with `query` (case-insensitive), by name.
+///
+/// # Errors
+/// 403 for anyone but an admin; field errors for the query, limit or cursor.
+pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Result<OrgPage> {
+    require_admin(viewer)?;
+    let query = form
+        .query
+        .as_deref()
+        .map(|q| q.trim().to_lowercase())
+        .filter(|q| !q.is_empty());
+    if query
+        .as_ref()
+        .is_some_and(|q| q.chars().count() > 100 || q.contains('\u{0}'))
+    {
+        let mut errors = FieldErrors::new();
+        errors.add("query", "query must be at most 100 characters");
+        return Err(Error::Validation(errors));
+    }
+    let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor)?;
+    let backend = ctx.db.get_database_backend();
+    let name_key = key(backend, "name", true);
+    let mut condition = Condition::all();
+    if let Some(q) = &query {
+        condition = condition.add(compare(backend, &name_key, ">=", q)).add(compare(
+            backend,
+            &name_key,
+            "<",
+            &prefix_end(q),
+        ));
+    }
+    if let Some((after_key, after_id)) = &page.after {
+        condition = condition.add(
+            Condition::any()
+                .add(compare(backend, &name_key, ">", after_key))
+                .add(
+                    Condition::all()
+                        .add(compare(backend, &name_key, "=", after_key))
+                        .add(organizations::Column::Id.gt(*after_id)),
+                ),
+        );
+    }
+    let mut rows = organizations::Entity::find()
+        .filter(condition)
+        .order_by_asc(Expr::cust(name_key))
+        .order_by_asc(organizations::Column::Id)
+        .limit(u64::try_from(page.limit + 1).unwrap_or(u64::MAX))
+        .all(&ctx.db)
+        .await?;
+    let more = rows.len() > page.limit;
+    rows.truncate(page.limit);
+    let next_cursor = match rows.last() {
+        Some(last) if more => Some(cursor_after(&ctx.db, "organizations", last.id).await?),
+        _ => None,
+    };
+    let ids: Vec<Uuid> = rows.iter().map(|org| org.id).collect();
+    let mut counts = member_counts(&ctx.db, &ids).await?;
+    Ok(OrgPage {
+        items: rows
+            .into_iter()
+            .map(|org| View {
+                member_count: counts.remove(&org.id).unwrap_or(0),
+                my_role: None,
+                org,
+            })
+            .collect(),
+        next_cursor,
+    })
+}

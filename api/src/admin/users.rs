@@ -1,0 +1,446 @@
+//! People, as an admin finds and handles them: a search by a prefix of the name or the email
+//! (case-insensitive) with role and status filters, in name order, a page at a time (one range
+//! of an index however many accounts there are); a person's whole picture; and the actions:
+//! suspend (with a reason; every session ends at once), restore, sign out everywhere, change
+//! the role (never one's own) and mail a new verification code.
+
+use std::collections::HashMap;
+
+use chrono::Utc;
+use entity::{audit_events, identities, organization_members, passkeys, users};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, TransactionTrait, sea_query::Expr,
+};
+use uuid::Uuid;
+
+use super::{compare, cursor_after, decode_cursor, key, prefix_end, require_admin};
+use crate::{
+    accounts::{
+        email_code::{self, SendCodeForm},
+        fields::Role,
+        sessions::{self, Device, Viewer},
+    },
+    audit::{self, Event, Filter, Kind},
+    client::ClientInfo,
+    context::Context,
+    error::{Error, FieldErrors, Result},
+    organizations::{self, View},
+    paging::page_request,
+};
+
+pub const NOT_FOUND: &str = "User not found";
+pub const SUSPENDED: &str = "Account suspended";
+pub const RESTORED: &str = "Account restored";
+pub const SIGNED_OUT: &str = "Signed out everywhere";
+pub const ROLE_UPDATED: &str = "Role updated";
+pub const VERIFICATION_SENT: &str = "Verification email sent";
+pub const ALREADY_VERIFIED: &str = "Email is already verified";
+pub const NOT_YOURSELF_SUSPEND: &str = "You cannot suspend your own account";
+pub const NOT_YOURSELF_ROLE: &str = "You cannot change your own role";
+pub const REASON_REQUIRED: &str = "Reason is required";
+pub const MAX_REASON: usize = 500;
+const MAX_QUERY: usize = 100;
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct SearchForm {
+    /// A prefix of the name or the email.
+    pub query: Option<String>,
+    pub role: Option<String>,
+    pub status: Option<String>,
+    pub limit: Option<i32>,
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct SuspendForm {
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct RoleForm {
+    pub role: Option<String>,
+}
+
+/// A person in the console's table: the account and how many organizations they belong to.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub user: users::Model,
+    pub organizations: u64,
+}
+
+pub struct UserPage {
+    pub items: Vec<Listed>,
+    pub next_cursor: Option<String>,
+}
+
+/// Everything the console shows about one person.
+pub struct Picture {
+    pub listed: Listed,
+    pub sessions: Vec<Device>,
+    pub organizations: Vec<View>,
+    pub identities: Vec<identities::Model>,
+    pub passkeys: Vec<passkeys::Model>,
+    pub audit: Vec<audit_events::Model>,
+}
+
+fn parse_role(value: Option<&str>) -> Result<users::Role, String> {
+    match value.map(str::trim).map(str::to_lowercase).as_deref() {
+        Some("admin") => Ok(users::Role::Admin),
+        other => Role::parse_selectable(other)
+            .map(users::Role::from)
+            .map_err(|_| "Role must be career, campus, hire or admin".to_owned()),
+    }
+}
+
+fn parse_status(value: &str) -> Result<users::AccountStatus, String> {
+    match value.trim().to_lowercase().as_str() {
+        "pending" => Ok(users::AccountStatus::Pending),
+        "active" => Ok(users::AccountStatus::Active),
+        "suspended" => Ok(users::AccountStatus::Suspended),
+        _ => Err("Status must be pending, active or suspended".to_owned()),
+    }
+}
+
+async fn organization_counts(db: &impl ConnectionTrait, ids: &[Uuid]) -> Result<HashMap<Uuid, u64>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(Uuid, i64)> = organization_members::Entity::find()
+        .select_only()
+        .column(organization_members::Column::UserId)
+        .column_as(organization_members::Column::OrganizationId.count(), "count")
+        .filter(organization_members::Column::UserId.is_in(ids.to_vec()))
+        .group_by(organization_members::Column::UserId)
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, count)| (id, u64::try_from(count).unwrap_or(0)))
+        .collect())
+}
+
+/// A page of people: `limit` (1-100, default 50) in name order after `cursor`, whose name or
+/// email starts with `query` (case-insensitive), of a role and status when given.
+///
+/// # Errors
+/// 403 for anyone but an admin; field errors for the filters, limit or cursor.
+#[tracing::instrument(skip_all)]
+pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<UserPage> {
+    require_admin(viewer)?;
+    let mut errors = FieldErrors::new();
+    let query = form
+        .query
+        .as_deref()
+        .map(|q| q.trim().to_lowercase())
+        .filter(|q| !q.is_empty());
+    if query
+        .as_ref()
+        .is_some_and(|q| q.chars().count() > MAX_QUERY || q.contains('\u{0}'))
+    {
+        errors.add("query", format!("query must be at most {MAX_QUERY} characters"));
+    }
+    let role = form
+        .role
+        .as_deref()
+        .filter(|r| !r.trim().is_empty())
+        .and_then(|r| errors.check("role", parse_role(Some(r))));
+    let status = form
+        .status
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+        .and_then(|s| errors.check("status", parse_status(s)));
+    let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor);
+    let page = match (errors.into_result(), page) {
+        (Ok(()), Ok(page)) => page,
+        (Err(Error::Validation(mut first)), Err(Error::Validation(second))) => {
+            for (field, message) in second.iter() {
+                first.add(field, message);
+            }
+            return Err(Error::Validation(first));
+        }
+        (Err(err), _) | (_, Err(err)) => return Err(err),
+    };
+    let backend = ctx.db.get_database_backend();
+    let name_key = key(backend, "name", true);
+    let mut condition = Condition::all();
+    if let Some(q) = &query {
+        let end = prefix_end(q);
+        let email_key = key(backend, "email", false);
+        condition = condition.add(
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(compare(backend, &name_key, ">=", q))
+                        .add(compare(backend, &name_key, "<", &end)),
+                )
+                .add(
+                    Condition::all()
+                        .add(compare(backend, &email_key, ">=", q))
+                        .add(compare(backend, &email_key, "<", &end)),
+                ),
+        );
+    }
+    if let Some(role) = role {
+        condition = condition.add(users::Column::Role.eq(role));
+    }
+    if let Some(status) = status {
+        condition = condition.add(users::Column::Status.eq(status));
+    }
+    if let Some((after_key, after_id)) = &page.after {
+        condition = condition.add(
+            Condition::any()
+                .add(compare(backend, &name_key, ">", after_key))
+                .add(
+                    Condition::all()
+                        .add(compare(backend, &name_key, "=", after_key))
+                        .add(users::Column::Id.gt(*after_id)),
+                ),
+        );
+    }
+    let mut rows = users::Entity::find()
+        .filter(condition)
+        .order_by_asc(Expr::cust(name_key))
+        .order_by_asc(users::Column::Id)
+        .limit(u64::try_from(page.limit + 1).unwrap_or(u64::MAX))
+        .all(&ctx.db)
+        .await?;
+    let more = rows.len() > page.limit;
+    rows.truncate(page.limit);
+    let next_cursor = match rows.last() {
+        Some(last) if more => Some(cursor_after(&ctx.db, "users", last.id).await?),
+        _ => None,
+    };
+    let ids: Vec<Uuid> = rows.iter().map(|u| u.id).collect();
+    let mut counts = organization_counts(&ctx.db, &ids).await?;
+    Ok(UserPage {
+        items: rows
+            .into_iter()
+            .map(|user| Listed {
+                organizations: counts.remove(&user.id).unwrap_or(0),
+                user,
+            })
+            .collect(),
+        next_cursor,
+    })
+}
+
+async fn target(ctx: &Context, id: &str) -> Result<users::Model> {
+    let not_found = || Error::NotFound(NOT_FOUND.to_owned());
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    users::Entity::find_by_id(id)
+        .one(&ctx.db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// One person: the account, its sessions, organizations, connected providers, passkeys and
+/// the 50 newest events of its audit trail.
+///
+/// # Errors
+/// 403 for anyone but an admin; 404 'User not found'.
+pub async fn picture(ctx: &Context, viewer: &Viewer, id: &str) -> Result<Picture> {
+    require_admin(viewer)?;
+    let user = target(ctx, id).await?;
+    let organizations = organizations::list_of(&ctx.db, user.id).await?;
+    let filter = Filter {
+        user_id: Some(user.id),
+        ..Filter::default()
+    };
+    Ok(Picture {
+        sessions: sessions::devices_of(ctx, user.id, None).await?,
+        identities: identities::Entity::find()
+            .filter(identities::Column::UserId.eq(user.id))
+            .order_by_asc(identities::Column::LinkedAt)
+            .all(&ctx.db)
+            .await?,
+        passkeys: passkeys::Entity::find()
+            .filter(passkeys::Column::UserId.eq(user.id))
+            .order_by_desc(passkeys::Column::CreatedAt)
+            .all(&ctx.db)
+            .await?,
+        audit: audit::page(&ctx.db, &filter, None, 50).await?,
+        listed: Listed {
+            organizations: u64::try_from(organizations.len()).unwrap_or(0),
+            user,
+        },
+        organizations,
+    })
+}
+
+/// Suspends an account: it signs in nowhere, and every session ends at once (on every
+/// instance: each session check reads the account).
+///
+/// # Errors
+/// 403 for anyone but an admin, and for one's own account; 404; a field error for a missing
+/// or too long reason.
+#[tracing::instrument(skip_all)]
+pub async fn suspend(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    form: SuspendForm,
+    client: &ClientInfo,
+) -> Result<()> {
+    require_admin(viewer)?;
+    let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    let Some(reason) = reason else {
+        return Err(Error::field("reason", REASON_REQUIRED));
+    };
+    if reason.chars().count() > MAX_REASON {
+        return Err(Error::field(
+            "reason",
+            format!("Reason must be at most {MAX_REASON} characters"),
+        ));
+    }
+    let user = target(ctx, id).await?;
+    if user.id == viewer.user.id {
+        return Err(Error::Forbidden(NOT_YOURSELF_SUSPEND.to_owned()));
+    }
+    let txn = ctx.db.begin().await?;
+    let user_id = user.id;
+    let mut row: users::ActiveModel = user.into();
+    row.status = Set(users::AccountStatus::Suspended);
+    row.updated_at = Set(Utc::now());
+    row.update(&txn).await?;
+    sessions::end_all(&txn, user_id, None).await?;
+    Event::new(Kind::AccountSuspended, Some(user_id), client)
+        .by(viewer.user.id)
+        .detail(reason)
+        .record(&txn)
+        .await?;
+    txn.commit().await?;
+    ctx.backchannel_ready.notify_one();
+    Ok(())
+}
+
+/// Lifts a suspension: the account is active again (pending when its email was never
+/// verified).
+///
+/// # Errors
+/// 403 for anyone but an admin; 404.
+#[tracing::instrument(skip_all)]
+pub async fn restore(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+    require_admin(viewer)?;
+    let user = target(ctx, id).await?;
+    let user_id = user.id;
+    let status = if user.email_verified {
+        users::AccountStatus::Active
+    } else {
+        users::AccountStatus::Pending
+    };
+    let mut row: users::ActiveModel = user.into();
+    row.status = Set(status);
+    row.updated_at = Set(Utc::now());
+    row.update(&ctx.db).await?;
+    Event::new(Kind::AccountRestored, Some(user_id), client)
+        .by(viewer.user.id)
+        .record(&ctx.db)
+        .await
+}
+
+/// Ends every session of an account.
+///
+/// # Errors
+/// 403 for anyone but an admin; 404.
+#[tracing::instrument(skip_all)]
+pub async fn sign_out(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+    require_admin(viewer)?;
+    let user = target(ctx, id).await?;
+    let ended = sessions::end_all(&ctx.db, user.id, None).await?;
+    ctx.backchannel_ready.notify_one();
+    Event::new(Kind::SessionsRevoked, Some(user.id), client)
+        .by(viewer.user.id)
+        .detail(format!("{ended} ended by an admin"))
+        .record(&ctx.db)
+        .await
+}
+
+/// Ends one session of an account.
+///
+/// # Errors
+/// 403 for anyone but an admin; 404 for the user or the session.
+pub async fn end_session(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    session_id: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    require_admin(viewer)?;
+    let user = target(ctx, id).await?;
+    sessions::end_one(ctx, user.id, session_id).await?;
+    Event::new(Kind::SessionRevoked, Some(user.id), client)
+        .by(viewer.user.id)
+        .record(&ctx.db)
+        .await
+}
+
+/// Changes an account's role. Its sessions end: powers granted or taken apply from the next
+/// sign-in, never to a session opened under the old ones.
+///
+/// # Errors
+/// 403 for anyone but an admin, and for one's own role; 404; a field error for the role.
+#[tracing::instrument(skip_all)]
+pub async fn set_role(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    form: RoleForm,
+    client: &ClientInfo,
+) -> Result<users::Model> {
+    require_admin(viewer)?;
+    let role = parse_role(form.role.as_deref()).map_err(|m| Error::field("role", m))?;
+    let user = target(ctx, id).await?;
+    if user.id == viewer.user.id {
+        return Err(Error::Forbidden(NOT_YOURSELF_ROLE.to_owned()));
+    }
+    if user.role == role {
+        return Ok(user);
+    }
+    let from = user.role.as_str();
+    let txn = ctx.db.begin().await?;
+    let mut row: users::ActiveModel = user.into();
+    row.role = Set(role);
+    row.updated_at = Set(Utc::now());
+    let user = row.update(&txn).await?;
+    sessions::end_all(&txn, user.id, None).await?;
+    Event::new(Kind::RoleChanged, Some(user.id), client)
+        .by(viewer.user.id)
+        .detail(format!("{from} to {}", role.as_str()))
+        .record(&txn)
+        .await?;
+    txn.commit().await?;
+    ctx.backchannel_ready.notify_one();
+    Ok(user)
+}
+
+/// Mails an unverified account a new verification code (the email code's own limits apply).
+///
+/// # Errors
+/// 403 for anyone but an admin; 404; 409 'Email is already verified'; 429 within the code's
+/// cooldown.
+pub async fn resend_verification(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    require_admin(viewer)?;
+    let user = target(ctx, id).await?;
+    if user.email_verified {
+        return Err(Error::Conflict(ALREADY_VERIFIED.to_owned()));
+    }
+    email_code::send(
+        ctx,
+        SendCodeForm {
+            email: Some(user.email),
+        },
+        client,
+    )
+    .await
+}

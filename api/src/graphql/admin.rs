@@ -1,0 +1,293 @@
+//! The admin console in GraphQL: the same domain calls as `/api/admin/*`.
+
+use async_graphql::{Context, ID, Object, SimpleObject};
+use chrono::{DateTime, Utc};
+
+use super::{
+    audit::AuditEvent,
+    context,
+    errors::IntoGql,
+    organizations::Organization,
+    passkeys::Passkey,
+    providers::Identity,
+    types::{MessagePayload, Session, User},
+};
+use crate::{
+    accounts::passkeys::PasskeyInfo,
+    admin::{
+        audit_log::{self, LogForm},
+        orgs::{self, OrgSearchForm},
+        users::{self, Listed, RoleForm, SearchForm, SuspendForm},
+    },
+    organizations::UpdateForm,
+    patch::Patch,
+    providers::Provider,
+};
+
+/// A person as the console lists them.
+#[derive(SimpleObject)]
+pub struct AdminUser {
+    pub user: User,
+    pub last_sign_in_at: Option<DateTime<Utc>>,
+    /// How many organizations they belong to.
+    pub organizations: u64,
+}
+
+impl From<Listed> for AdminUser {
+    fn from(listed: Listed) -> Self {
+        Self {
+            last_sign_in_at: listed.user.last_sign_in_at,
+            user: listed.user.into(),
+            organizations: listed.organizations,
+        }
+    }
+}
+
+#[derive(SimpleObject)]
+pub struct AdminUserPage {
+    pub items: Vec<AdminUser>,
+    pub next_cursor: Option<String>,
+}
+
+/// Everything the console shows about one person.
+#[derive(SimpleObject)]
+pub struct AdminUserPicture {
+    pub user: AdminUser,
+    pub sessions: Vec<Session>,
+    /// Their organizations, `myRole` being their role in each.
+    pub organizations: Vec<Organization>,
+    pub identities: Vec<Identity>,
+    pub passkeys: Vec<Passkey>,
+    /// The 50 newest events of their audit trail.
+    pub audit: Vec<AuditEvent>,
+}
+
+#[derive(SimpleObject)]
+pub struct AuditEventPage {
+    pub items: Vec<AuditEvent>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(SimpleObject)]
+pub struct OrganizationPage {
+    pub items: Vec<Organization>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Default)]
+pub struct AdminQuery;
+
+#[Object]
+impl AdminQuery {
+    /// People whose name or email starts with `query` (case-insensitive), in name order.
+    async fn admin_users(
+        &self,
+        ctx: &Context<'_>,
+        query: Option<String>,
+        role: Option<String>,
+        status: Option<String>,
+        limit: Option<i32>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<AdminUserPage> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let form = SearchForm {
+            query,
+            role,
+            status,
+            limit,
+            cursor,
+        };
+        let page = users::search(state, &viewer, form).await.gql()?;
+        Ok(AdminUserPage {
+            items: page.items.into_iter().map(AdminUser::from).collect(),
+            next_cursor: page.next_cursor,
+        })
+    }
+
+    /// One person's account, sessions, organizations, providers, passkeys and audit trail.
+    async fn admin_user(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<AdminUserPicture> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let picture = users::picture(state, &viewer, &id).await.gql()?;
+        Ok(AdminUserPicture {
+            user: picture.listed.into(),
+            sessions: picture.sessions.into_iter().map(Session::from).collect(),
+            organizations: picture
+                .organizations
+                .into_iter()
+                .map(Organization::from)
+                .collect(),
+            identities: picture
+                .identities
+                .into_iter()
+                .filter_map(|row| {
+                    Some(Identity {
+                        provider: Provider::parse(&row.provider)?.as_str().to_owned(),
+                        email: row.email,
+                        linked_at: row.linked_at,
+                    })
+                })
+                .collect(),
+            passkeys: picture
+                .passkeys
+                .into_iter()
+                .map(|row| PasskeyInfo::from(row).into())
+                .collect(),
+            audit: picture.audit.into_iter().map(AuditEvent::from).collect(),
+        })
+    }
+
+    /// The audit log, newest first, by person, kind and time range (RFC 3339).
+    #[allow(clippy::too_many_arguments)]
+    async fn admin_audit_events(
+        &self,
+        ctx: &Context<'_>,
+        user_id: Option<String>,
+        kind: Option<String>,
+        from: Option<String>,
+        to: Option<String>,
+        limit: Option<i32>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<AuditEventPage> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let form = LogForm {
+            user_id,
+            kind,
+            from,
+            to,
+            limit,
+            cursor,
+        };
+        let page = audit_log::list(state, &viewer, form).await.gql()?;
+        Ok(AuditEventPage {
+            items: page.events.into_iter().map(AuditEvent::from).collect(),
+            next_cursor: page.next_cursor,
+        })
+    }
+
+    /// Every organization, by name, with a name prefix search.
+    async fn admin_organizations(
+        &self,
+        ctx: &Context<'_>,
+        query: Option<String>,
+        limit: Option<i32>,
+        cursor: Option<String>,
+    ) -> async_graphql::Result<OrganizationPage> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let page = orgs::search(state, &viewer, OrgSearchForm { query, limit, cursor })
+            .await
+            .gql()?;
+        Ok(OrganizationPage {
+            items: page.items.into_iter().map(Organization::from).collect(),
+            next_cursor: page.next_cursor,
+        })
+    }
+}
+
+#[derive(Default)]
+pub struct AdminMutation;
+
+#[Object]
+impl AdminMutation {
+    /// Suspends an account; every session ends at once. Never one's own.
+    async fn suspend_user(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+        reason: Option<String>,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        users::suspend(state, &viewer, &id, SuspendForm { reason }, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(users::SUSPENDED))
+    }
+
+    async fn restore_user(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        users::restore(state, &viewer, &id, &meta.client).await.gql()?;
+        Ok(MessagePayload::new(users::RESTORED))
+    }
+
+    /// Ends every session of an account.
+    async fn sign_out_user(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        users::sign_out(state, &viewer, &id, &meta.client).await.gql()?;
+        Ok(MessagePayload::new(users::SIGNED_OUT))
+    }
+
+    /// Ends one session of an account.
+    async fn end_user_session(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+        session_id: ID,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        users::end_session(state, &viewer, &id, &session_id, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(crate::accounts::sessions::REVOKED))
+    }
+
+    /// Changes an account's role (never one's own); its sessions end.
+    async fn set_user_role(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+        role: Option<String>,
+    ) -> async_graphql::Result<AdminUser> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        let user = users::set_role(state, &viewer, &id, RoleForm { role }, &meta.client)
+            .await
+            .gql()?;
+        let organizations = crate::organizations::list_of(&state.db, user.id)
+            .await
+            .gql()?
+            .len();
+        Ok(Listed {
+            user,
+            organizations: u64::try_from(organizations).unwrap_or(0),
+        }
+        .into())
+    }
+
+    /// Mails an unverified account a new verification code.
+    async fn resend_verification(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        users::resend_verification(state, &viewer, &id, &meta.client)
+            .await
+            .gql()?;
+        Ok(MessagePayload::new(users::VERIFICATION_SENT))
+    }
+
+    /// Sets an organization's seat limit (null: unlimited).
+    async fn set_seat_limit(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+        seat_limit: Option<i32>,
+    ) -> async_graphql::Result<Organization> {
+        let (state, meta) = context(ctx);
+        let viewer = meta.viewer(state).await.gql()?;
+        crate::admin::require_admin(&viewer).gql()?;
+        let form = UpdateForm {
+            name: None,
+            slug: None,
+            seat_limit: seat_limit.map_or(Patch::Clear, Patch::Set),
+        };
+        let view = crate::organizations::update(state, &viewer, &id, form, &meta.client)
+            .await
+            .gql()?;
+        Ok(view.into())
+    }
+}

@@ -1,0 +1,241 @@
+//! The admin console's calls through the real server: finding people, suspending (refused on
+//! the next request, on another instance too), restoring, signing out, changing roles, the
+//! audit log and its CSV export, the seats; and every refusal (signed out, members, oneself).
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{PASSWORD, TestApp, json_of};
+
+/// An admin's session: signed up, promoted, signed in again (a role change ends sessions).
+async fn admin(app: &TestApp, email: &str) -> String {
+    app.signed_up(email).await;
+    app.sql(&format!(
+        "UPDATE users SET role = 'admin' WHERE email = '{email}'"
+    ))
+    .await;
+    let body = json_of(app.login(email, PASSWORD).await, StatusCode::OK).await;
+    body["data"]["token"].as_str().unwrap().to_owned()
+}
+
+async fn id_of(app: &TestApp, token: &str) -> String {
+    let me = json_of(app.get_as(token, "/api/auth/verify").await, StatusCode::OK).await;
+    me["data"]["user"]["id"].as_str().unwrap().to_owned()
+}
+
+fn emails(page: &Value) -> Vec<String> {
+    page["data"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["email"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+db_test! {
+    async fn only_admins_reach_the_console(app: TestApp) {
+        let member = app.signed_up("member@example.com").await;
+        let calls = [
+            ("GET", "/api/admin/users"),
+            ("GET", "/api/admin/audit"),
+            ("GET", "/api/admin/audit.csv"),
+            ("GET", "/api/admin/orgs"),
+        ];
+        for (_, path) in calls {
+            assert_eq!(app.client.get(app.url(path)).send().await.unwrap().status(), StatusCode::UNAUTHORIZED, "{path}");
+            let refused = json_of(app.get_as(&member, path).await, StatusCode::FORBIDDEN).await;
+            assert_eq!(refused["message"], "Only admins can use the admin console", "{path}");
+        }
+        let target = id_of(&app, &member).await;
+        for path in ["suspend", "restore", "sign-out", "resend-verification"] {
+            let path = format!("/api/admin/users/{target}/{path}");
+            assert_eq!(app.post_as(&member, &path, json!({ "reason": "x" })).await.status(), StatusCode::FORBIDDEN, "{path}");
+        }
+        assert_eq!(app.put_as(&member, &format!("/api/admin/users/{target}/role"), json!({ "role": "admin" })).await.status(), StatusCode::FORBIDDEN);
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE role = 'admin'").await, 0);
+    }
+}
+
+db_test! {
+    async fn people_are_found_by_a_prefix_of_name_or_email_a_page_at_a_time(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        for (name, email) in [("Ada Lovelace", "ada@example.com"), ("Adam Smith", "smith@example.com"), ("Grace Hopper", "grace@navy.test"), ("alan turing", "alan@example.com")] {
+            assert_eq!(app.register(email).await.status(), StatusCode::CREATED);
+            app.sql(&format!("UPDATE users SET name = '{name}' WHERE email = '{email}'")).await;
+        }
+        let found = json_of(app.get_as(&boss, "/api/admin/users?query=AD").await, StatusCode::OK).await;
+        assert_eq!(emails(&found), ["ada@example.com", "smith@example.com"], "name prefix, case-insensitive, in name order");
+        let by_email = json_of(app.get_as(&boss, "/api/admin/users?query=grace%40nav").await, StatusCode::OK).await;
+        assert_eq!(emails(&by_email), ["grace@navy.test"]);
+        let item = &by_email["data"]["items"][0];
+        assert_eq!(item["status"], "pending");
+        assert_eq!(item["organizations"], 0);
+        assert!(item.get("lastSignInAt").is_some());
+        let me = json_of(app.get_as(&boss, "/api/admin/users?query=boss").await, StatusCode::OK).await;
+        assert!(me["data"]["items"][0]["lastSignInAt"].is_string(), "an admin who signed in has a last sign-in");
+
+        // Every account, two at a time, in name order; the cursors walk it once.
+        let mut seen = Vec::new();
+        let mut cursor = String::new();
+        loop {
+            let page = json_of(app.get_as(&boss, &format!("/api/admin/users?limit=2&cursor={cursor}")).await, StatusCode::OK).await;
+            seen.extend(emails(&page));
+            match page["data"]["nextCursor"].as_str() {
+                Some(next) => cursor = next.to_owned(),
+                None => break,
+            }
+        }
+        assert_eq!(seen, ["ada@example.com", "smith@example.com", "alan@example.com", "boss@example.com", "grace@navy.test"]);
+
+        let admins = json_of(app.get_as(&boss, "/api/admin/users?role=admin").await, StatusCode::OK).await;
+        assert_eq!(emails(&admins), ["boss@example.com"]);
+        let pending = json_of(app.get_as(&boss, "/api/admin/users?status=pending&query=a").await, StatusCode::OK).await;
+        assert_eq!(emails(&pending), ["ada@example.com", "smith@example.com", "alan@example.com"]);
+        let bad = json_of(app.get_as(&boss, "/api/admin/users?role=king&status=zombie&limit=500&cursor=%C2%AC").await, StatusCode::BAD_REQUEST).await;
+        for field in ["role", "status", "limit", "cursor"] {
+            assert!(bad["errors"][field].is_string(), "{field}: {bad}");
+        }
+    }
+}
+
+db_test! {
+    async fn a_suspension_ends_every_session_at_once_even_on_another_instance(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        let member = app.signed_up("member@example.com").await;
+        let other = app.another_instance().await;
+        json_of(other.get_as(&member, "/api/auth/verify").await, StatusCode::OK).await;
+        let target = id_of(&app, &member).await;
+
+        let missing = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/suspend"), json!({ "reason": "  " })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(missing["errors"]["reason"], "Reason is required");
+        let done = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/suspend"), json!({ "reason": "Spam invitations" })).await, StatusCode::OK).await;
+        assert_eq!(done["message"], "Account suspended");
+        // The member's next request, on either instance, is refused.
+        assert_eq!(other.get_as(&member, "/api/auth/verify").await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(app.get_as(&member, "/api/auth/verify").await.status(), StatusCode::UNAUTHORIZED);
+        let refused = json_of(app.login("member@example.com", PASSWORD).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["message"], "This account has been suspended");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_suspended' AND detail = 'Spam invitations' AND actor_id IS NOT NULL").await, 1);
+
+        let restored = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/restore"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(restored["message"], "Account restored");
+        let again = json_of(app.login("member@example.com", PASSWORD).await, StatusCode::OK).await;
+        let member = again["data"]["token"].as_str().unwrap().to_owned();
+
+        let out = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/sign-out"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(out["message"], "Signed out everywhere");
+        assert_eq!(app.get_as(&member, "/api/auth/verify").await.status(), StatusCode::UNAUTHORIZED);
+
+        // An admin can neither suspend nor demote themself.
+        let me = id_of(&app, &boss).await;
+        let own = json_of(app.post_as(&boss, &format!("/api/admin/users/{me}/suspend"), json!({ "reason": "oops" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(own["message"], "You cannot suspend your own account");
+        let own = json_of(app.put_as(&boss, &format!("/api/admin/users/{me}/role"), json!({ "role": "career" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(own["message"], "You cannot change your own role");
+        let unknown = json_of(app.post_as(&boss, &format!("/api/admin/users/{}/restore", uuid::Uuid::new_v4()), json!({})).await, StatusCode::NOT_FOUND).await;
+        assert_eq!(unknown["message"], "User not found");
+    }
+}
+
+db_test! {
+    async fn a_role_change_takes_effect_from_the_next_sign_in_and_a_suspended_admin_loses_the_console(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        let deputy = app.signed_up("deputy@example.com").await;
+        let target = id_of(&app, &deputy).await;
+        let bad = json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({ "role": "king" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(bad["errors"]["role"], "Role must be career, campus, hire or admin");
+        let updated = json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        assert_eq!(updated["message"], "Role updated");
+        assert_eq!(updated["data"]["user"]["role"], "admin");
+        assert_eq!(app.get_as(&deputy, "/api/auth/verify").await.status(), StatusCode::UNAUTHORIZED, "the old session is over");
+        let deputy = json_of(app.login("deputy@example.com", PASSWORD).await, StatusCode::OK).await["data"]["token"].as_str().unwrap().to_owned();
+        json_of(app.get_as(&deputy, "/api/admin/users").await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'role_changed' AND detail = 'career to admin'").await, 1);
+
+        // The deputy suspends nobody else's admin powers away silently: the boss suspends the
+        // deputy, whose console closes at once.
+        json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/suspend"), json!({ "reason": "Left the company" })).await, StatusCode::OK).await;
+        assert_eq!(app.get_as(&deputy, "/api/admin/users").await.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+db_test! {
+    async fn a_persons_picture_and_resending_their_verification(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        let member = app.signed_up("member@example.com").await;
+        let target = id_of(&app, &member).await;
+        let picture = json_of(app.get_as(&boss, &format!("/api/admin/users/{target}")).await, StatusCode::OK).await;
+        let data = &picture["data"];
+        assert_eq!(data["user"]["email"], "member@example.com");
+        assert_eq!(data["sessions"].as_array().unwrap().len(), 1);
+        assert_eq!(data["identities"], json!([]));
+        assert_eq!(data["passkeys"], json!([]));
+        assert!(data["audit"].as_array().unwrap().iter().any(|e| e["kind"] == "registered"), "{data}");
+        let session = data["sessions"][0]["id"].as_str().unwrap().to_owned();
+        let ended = json_of(app.delete_as(&boss, &format!("/api/admin/users/{target}/sessions/{session}")).await, StatusCode::OK).await;
+        assert_eq!(ended["message"], "Session signed out");
+        assert_eq!(app.get_as(&member, "/api/auth/verify").await.status(), StatusCode::UNAUTHORIZED);
+
+        let verified = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/resend-verification"), json!({})).await, StatusCode::CONFLICT).await;
+        assert_eq!(verified["message"], "Email is already verified");
+        app.register("waiting@example.com").await;
+        let page = json_of(app.get_as(&boss, "/api/admin/users?query=waiting").await, StatusCode::OK).await;
+        let waiting = page["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+        let sent = json_of(app.post_as(&boss, &format!("/api/admin/users/{waiting}/resend-verification"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(sent["message"], "Verification email sent");
+        app.mail.wait_for("waiting@example.com", 1).await;
+    }
+}
+
+db_test! {
+    async fn the_audit_log_filters_pages_and_exports_csv_without_secrets(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        app.signed_up("member@example.com").await;
+        for _ in 0..3 {
+            app.login("member@example.com", "wrong-password-1").await;
+        }
+        let failed = json_of(app.get_as(&boss, "/api/admin/audit?kind=sign_in_failed&limit=2").await, StatusCode::OK).await;
+        assert_eq!(failed["data"]["items"].as_array().unwrap().len(), 2);
+        assert!(failed["data"]["items"].as_array().unwrap().iter().all(|e| e["kind"] == "sign_in_failed"));
+        let cursor = failed["data"]["nextCursor"].as_str().unwrap().to_owned();
+        let rest = json_of(app.get_as(&boss, &format!("/api/admin/audit?kind=sign_in_failed&limit=2&cursor={cursor}")).await, StatusCode::OK).await;
+        assert_eq!(rest["data"]["items"].as_array().unwrap().len(), 1);
+        assert_eq!(rest["data"]["nextCursor"], Value::Null);
+        let future = json_of(app.get_as(&boss, "/api/admin/audit?from=2999-01-01T00:00:00Z").await, StatusCode::OK).await;
+        assert_eq!(future["data"]["items"], json!([]));
+        let bad = json_of(app.get_as(&boss, "/api/admin/audit?from=yesterday&userId=nobody&kind=DROP%20TABLE").await, StatusCode::BAD_REQUEST).await;
+        for field in ["from", "userId", "kind"] {
+            assert!(bad["errors"][field].is_string(), "{field}: {bad}");
+        }
+
+        let csv = app.client.get(app.url("/api/admin/audit.csv?kind=sign_in_failed")).bearer_auth(&boss).send().await.unwrap();
+        assert_eq!(csv.status(), StatusCode::OK);
+        assert!(csv.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+        assert!(csv.headers()["content-disposition"].to_str().unwrap().contains("attachment"));
+        let text = csv.text().await.unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "at,kind,userId,actorId,ip,userAgent,detail");
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(!text.contains("wrong-password-1"), "no secret in the file");
+    }
+}
+
+db_test! {
+    async fn organizations_are_listed_and_their_seats_set(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        let owner = app.signed_up("owner@example.com").await;
+        app.sql("UPDATE users SET role = 'hire' WHERE email = 'owner@example.com'").await;
+        for name in ["Beta Labs", "Acme Hiring", "acme campus"] {
+            json_of(app.post_as(&owner, "/api/orgs", json!({ "name": name, "kind": "hire" })).await, StatusCode::CREATED).await;
+        }
+        let found = json_of(app.get_as(&boss, "/api/admin/orgs?query=acme").await, StatusCode::OK).await;
+        let names: Vec<&str> = found["data"]["items"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["acme campus", "Acme Hiring"]);
+        assert_eq!(found["data"]["items"][0]["memberCount"], 1);
+        let id = found["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+        let set = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 25 })).await, StatusCode::OK).await;
+        assert_eq!(set["message"], "Organization updated");
+        assert_eq!(set["data"]["organization"]["seatLimit"], 25);
+        assert_eq!(app.put_as(&owner, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 1000 })).await.status(), StatusCode::FORBIDDEN);
+    }
+}
