@@ -5,7 +5,7 @@
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use entity::audit_events;
-use futures_util::{Stream, stream};
+use futures_util::{Stream, StreamExt, stream};
 use sea_orm::DatabaseConnection;
 use uuid::Uuid;
 
@@ -146,7 +146,8 @@ fn row(event: &audit_events::Model) -> String {
     )
 }
 
-/// The filtered log as CSV, header first, newest first, read a thousand rows at a time.
+/// The filtered log as CSV, header first, newest first, read a thousand rows at a time. Fused:
+/// a reader may poll again after the end (the compression layer does), and hears the end again.
 pub fn export(db: DatabaseConnection, filter: Filter) -> impl Stream<Item = Result<Bytes, Error>> {
     enum Step {
         Header,
@@ -179,6 +180,7 @@ pub fn export(db: DatabaseConnection, filter: Filter) -> impl Stream<Item = Resu
             }
         }
     })
+    .fuse()
 }
 
 #[cfg(test)]

@@ -255,6 +255,7 @@ const PRIVATE_PAGES: &[&str] = &[
     "/profile",
     "/security",
     "/organizations",
+    "/admin",
     "/hire",
     "/campus",
     "/career",
@@ -284,6 +285,10 @@ fn is_site_route(path: &str) -> bool {
             path.strip_prefix(prefix)
                 .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
         })
+        // The admin console's sections and a person's page in it (/admin/users/{id}).
+        || path.strip_prefix("/admin/").is_some_and(|rest| {
+            rest.split('/').count() <= 2 && !rest.split('/').any(str::is_empty)
+        })
 }
 
 /// `GET /robots.txt`: everything public may be crawled; account pages may not.
@@ -293,6 +298,7 @@ pub async fn robots(axum::extract::State(state): axum::extract::State<crate::sta
         "/profile",
         "/security",
         "/organizations",
+        "/admin",
         "/invitations/",
         "/verify-otp",
         "/reset-password",

@@ -217,6 +217,10 @@ db_test! {
         assert_eq!(lines[0], "at,kind,userId,actorId,ip,userAgent,detail");
         assert_eq!(lines.len(), 4, "{text}");
         assert!(!text.contains("wrong-password-1"), "no secret in the file");
+        // A browser asks for it compressed: the stream ends, compressed, all the same.
+        let zipped = app.client.get(app.url("/api/admin/audit.csv")).bearer_auth(&boss).header("accept-encoding", "gzip").send().await.unwrap();
+        assert_eq!(zipped.headers()["content-encoding"], "gzip");
+        assert!(!zipped.bytes().await.expect("the whole compressed file").is_empty());
     }
 }
 
