@@ -3,7 +3,7 @@
 // TypeScript in strict mode checks everything else (`npm run typecheck`).
 import tseslint from 'typescript-eslint';
 
-const features = ['auth', 'marketing', 'news', 'organizations', 'profile', 'security'];
+const features = ['admin', 'auth', 'marketing', 'news', 'organizations', 'profile', 'security'];
 
 /** An import of any feature in `names`, by alias or by a relative path that climbs to it. */
 const importsOf = (names) => ({

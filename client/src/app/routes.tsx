@@ -48,6 +48,8 @@ const SecurityPage = lazyNamed(() => import('@/features/security/routes/security
 const OrganizationsPage = lazyNamed(() => import('@/features/organizations/routes/organizations-page'), 'OrganizationsPage');
 const OrganizationPage = lazyNamed(() => import('@/features/organizations/routes/organization-page'), 'OrganizationPage');
 const InvitationPage = lazyNamed(() => import('@/features/organizations/routes/invitation-page'), 'InvitationPage');
+// The admin console: one chunk of its own, for admins only (everyone else sees the 404 page).
+const AdminConsolePage = lazyNamed(() => import('./routes/admin-console'), 'AdminConsolePage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 
 export const placeholderRoutes: readonly [string, PlaceholderKey][] = [
@@ -96,6 +98,7 @@ const pageRoutes: readonly PageRoute[] = [
   { path: paths.invitation.path, element: <InvitationPage />, page: InvitationPage },
   { path: paths.news.path, element: <NewsPage />, page: NewsPage },
   { path: paths.newsItem.path, element: <NewsItemPage />, page: NewsItemPage },
+  { path: paths.admin.path, element: <AdminConsolePage />, page: AdminConsolePage },
   { path: '*', element: <NotFoundPage />, page: NotFoundPage },
 ];
 

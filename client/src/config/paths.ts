@@ -33,6 +33,9 @@ export const paths = {
   organization: { path: '/organizations/:id', getHref: (id: string) => `/organizations/${encodeURIComponent(id)}` },
   invitation: { path: '/invitations/:token', getHref: (token: string) => `/invitations/${encodeURIComponent(token)}` },
 
+  /** The admin console; its own routes are in admin-paths.ts, out of the home page's code. */
+  admin: { path: '/admin/*', getHref: () => '/admin' },
+
   news: { path: '/news', getHref: () => '/news' },
   newsItem: { path: '/news/:id', getHref: (id: string) => `/news/${encodeURIComponent(id)}` },
   jobs: { path: '/jobs', getHref: () => '/jobs' },

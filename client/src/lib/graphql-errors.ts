@@ -23,6 +23,8 @@ export function graphQLMessage(error: unknown, fallback: string): string {
 /** The server asks the person to confirm it's them before a sensitive change. */
 export const REAUTHENTICATION_REQUIRED = 'REAUTHENTICATION_REQUIRED';
 
+/** True for the GraphQL error and for a REST ApiError (403 `code`) alike. */
 export function isReauthenticationRequired(error: unknown): boolean {
-  return graphQLErrorCode(error) === REAUTHENTICATION_REQUIRED;
+  const restCode = error instanceof Error && 'code' in error ? error.code : undefined;
+  return graphQLErrorCode(error) === REAUTHENTICATION_REQUIRED || restCode === REAUTHENTICATION_REQUIRED;
 }

@@ -6,6 +6,8 @@ export type SessionUser = {
   email?: string | null;
   role?: string | null;
   status?: string | null;
+  /** Which "Confirm it's you" to offer (password, or an authenticator code too). */
+  twoFactorEnabled?: boolean | null;
   /** Only the theme is read here (it colours the whole site); the profile reads the rest. */
   preferences?: { theme?: string | null } | null;
 };

@@ -1,8 +1,9 @@
-import { Building2, ExternalLink, LayoutDashboard, LogOut, UserRound } from 'lucide-react';
+import { Building2, ExternalLink, LayoutDashboard, LogOut, ShieldCheck, UserRound } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
 import { dashboardHref } from '@/lib/dashboard-url';
+import { isAdmin } from '@/lib/roles';
 import type { SessionUser } from '@/lib/session-store';
 import { NavDropdown } from './nav-dropdown';
 import { displayEmail, displayName, initialOf } from './user-display';
@@ -67,6 +68,15 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
             Organizations
           </Link>
         </li>
+        {/* Only admins are shown the console; for anyone else /admin is a 404 page. */}
+        {isAdmin(user) ? (
+          <li>
+            <Link to={paths.admin.getHref()} onClick={onNavigate} className={itemClass}>
+              <ShieldCheck aria-hidden="true" className="size-4" />
+              Admin
+            </Link>
+          </li>
+        ) : null}
         <li>
           <button type="button" onClick={onLogout} disabled={logoutPending} className={`${itemClass} text-danger hover:bg-danger-soft hover:text-danger-strong`}>
             <LogOut aria-hidden="true" className="size-4" />

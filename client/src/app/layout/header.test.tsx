@@ -47,6 +47,19 @@ describe('Header', () => {
     expect(within(panel).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     expect(within(panel).getByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/organizations');
     expect(within(panel).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    expect(within(panel).queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+  });
+
+  it('shows the Admin link to admins only, in the account menu and the mobile menu', async () => {
+    stubFetch(() => Promise.resolve(signedIn({ id: '1', name: 'Ada Admin', email: 'ada@example.com', role: 'admin', status: 'active' })));
+    renderWithApp(<Header />);
+    const trigger = await within(desktopNav()).findByRole('button', { name: 'Account menu for Ada Admin' });
+    fireEvent.click(trigger);
+    const panel = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(await within(panel).findByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    fireEvent.click(screen.getByRole('button', { name: /menu/i, expanded: false }));
+    const mobile = await screen.findByRole('navigation', { name: 'Mobile' });
+    expect(await within(mobile).findByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
   });
 
   it('falls back to User and No email, and to / for an unknown role', async () => {

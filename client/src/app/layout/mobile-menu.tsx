@@ -1,4 +1,4 @@
-import { Building2, ExternalLink, LayoutDashboard, LoaderCircle, LogOut, UserRound } from 'lucide-react';
+import { Building2, ExternalLink, LayoutDashboard, LoaderCircle, LogOut, ShieldCheck, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
@@ -8,6 +8,7 @@ import { platforms } from '@/config/platforms';
 import { themeClasses } from '@/config/themes';
 import { useConfig } from '@/lib/config-context';
 import { dashboardHref } from '@/lib/dashboard-url';
+import { isAdmin } from '@/lib/roles';
 import type { SessionView } from '@/lib/session';
 import { navGroups } from './nav-data';
 import { displayEmail, displayName, initialOf } from './user-display';
@@ -119,6 +120,14 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
                     Organizations
                   </Link>
                 </li>
+                {isAdmin(session.user) ? (
+                  <li>
+                    <Link to={paths.admin.getHref()} onClick={onNavigate} className={linkClass}>
+                      <ShieldCheck aria-hidden="true" className="size-5" />
+                      Admin
+                    </Link>
+                  </li>
+                ) : null}
                 <li>
                   <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-danger`}>
                     <LogOut aria-hidden="true" className="size-5" />

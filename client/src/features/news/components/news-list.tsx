@@ -12,10 +12,12 @@ type NewsListProps = {
   isAdmin: boolean;
   deleting: boolean;
   onDelete: (item: NewsSummary) => void;
+  /** Editing in place (the admin console); elsewhere a post is edited on its own page. */
+  onEdit?: (item: NewsSummary) => void;
 };
 
-/** The feed's items, newest first; drafts are marked, and admins get a delete button. */
-export function NewsList({ items, isAdmin, deleting, onDelete }: NewsListProps) {
+/** The feed's items, newest first; drafts are marked, and admins get a delete button (and an edit one when asked). */
+export function NewsList({ items, isAdmin, deleting, onDelete, onEdit }: NewsListProps) {
   return (
     <ul className="grid gap-4">
       {items.map((item) => (
@@ -31,9 +33,16 @@ export function NewsList({ items, isAdmin, deleting, onDelete }: NewsListProps) 
           </h2>
           <p className="mt-2 text-ink-700">{item.summary}</p>
           {isAdmin ? (
-            <button type="button" disabled={deleting} onClick={() => onDelete(item)} className={`${buttonClass('secondary', 'sm')} mt-4`}>
-              Delete<span className="sr-only"> {item.title}</span>
-            </button>
+            <div className="mt-4 flex flex-wrap gap-2">
+              {onEdit ? (
+                <button type="button" onClick={() => onEdit(item)} className={buttonClass('secondary', 'sm')}>
+                  Edit<span className="sr-only"> {item.title}</span>
+                </button>
+              ) : null}
+              <button type="button" disabled={deleting} onClick={() => onDelete(item)} className={buttonClass('secondary', 'sm')}>
+                Delete<span className="sr-only"> {item.title}</span>
+              </button>
+            </div>
           ) : null}
         </li>
       ))}

@@ -5,13 +5,11 @@ import { Link, useParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useSharedApolloClient } from '@/lib/apollo-client';
 import { buttonClass } from '@/components/button-styles';
-import { accountToast } from '@/lib/account-toast';
-import { graphQLErrorCode, graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { graphQLErrorCode, graphQLMessage } from '@/lib/graphql-errors';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useUpdateNews, type NewsInput } from '../api/manage-news';
-import { NEWS_ITEM_QUERY, useNewsItem, type NewsArticle } from '../api/news-item';
-import { NewPostForm } from '../components/new-post-form';
+import { useNewsItem } from '../api/news-item';
+import { EditPost } from '../components/edit-post';
 import { newsDate } from '../components/news-list';
 
 /** `/news/{id}`: one item, its body as plain paragraphs. */
@@ -81,31 +79,5 @@ function Article({ id }: { id: string }) {
       </Link>
       <div className="mt-4">{content}</div>
     </div>
-  );
-}
-
-function EditPost({ item, onDone }: { item: NewsArticle; onDone: () => void }) {
-  const [updateNews, { loading }] = useUpdateNews();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const initial = { title: item.title, summary: item.summary, body: item.body, imageUrl: item.imageUrl, published: item.published };
-  const save = async (input: NewsInput) => {
-    try {
-      const result = await updateNews({ variables: { id: item.id, input }, refetchQueries: [NEWS_ITEM_QUERY] });
-      accountToast.success(result.data?.updateNews.message ?? 'News item updated');
-      onDone();
-      return true;
-    } catch (failure) {
-      setErrors(graphQLFieldErrors(failure));
-      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
-      return false;
-    }
-  };
-  return (
-    <>
-      <h1 className="text-3xl font-bold text-ink-900">Edit post</h1>
-      <div className="mt-6">
-        <NewPostForm initial={initial} pending={loading} errors={errors} onSubmit={save} onCancel={onDone} />
-      </div>
-    </>
   );
 }

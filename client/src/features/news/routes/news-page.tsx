@@ -1,18 +1,16 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { LoaderCircle, Newspaper } from 'lucide-react';
-import { useState } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { ComingSoonPage } from '@/components/coming-soon-page';
 import { PageHero } from '@/components/page-hero';
-import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
 import { useSharedApolloClient } from '@/lib/apollo-client';
-import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { graphQLMessage } from '@/lib/graphql-errors';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useCreateNews, useDeleteNews, type NewsInput } from '../api/manage-news';
+import { useDeleteNews } from '../api/manage-news';
 import { useNewsFeed, type NewsSummary } from '../api/news-feed';
-import { NewPostForm } from '../components/new-post-form';
+import { NewPostSection } from '../components/new-post-section';
 import { NewsList } from '../components/news-list';
 
 export const NEWS_TITLE = 'News';
@@ -66,7 +64,7 @@ function Feed() {
     <>
       <PageHero title={NEWS_TITLE} intro={NEWS_DESCRIPTION} eyebrow="Resources" icon={Newspaper} />
       <div className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
-        {isAdmin ? <NewPost /> : null}
+        {isAdmin ? <NewPostSection /> : null}
         {error && !data ? (
           <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
             {graphQLMessage(error, 'Something went wrong')}
@@ -82,27 +80,5 @@ function Feed() {
         ) : null}
       </div>
     </>
-  );
-}
-
-function NewPost() {
-  const [createNews, { loading }] = useCreateNews();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = async (input: NewsInput) => {
-    try {
-      const result = await createNews({ variables: { input } });
-      setErrors({});
-      accountToast.success(result.data?.createNews.message ?? 'News item created');
-      return true;
-    } catch (failure) {
-      setErrors(graphQLFieldErrors(failure));
-      accountToast.error(graphQLMessage(failure, 'Something went wrong'));
-      return false;
-    }
-  };
-  return (
-    <SectionCard title="New post">
-      <NewPostForm pending={loading} errors={errors} onSubmit={submit} />
-    </SectionCard>
   );
 }

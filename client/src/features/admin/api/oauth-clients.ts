@@ -1,0 +1,39 @@
+import { gql, type TypedDocumentNode } from '@apollo/client';
+import { useQuery } from '@apollo/client/react';
+
+/** A registered OpenID Connect client (schema.graphql `OAuthClient`); its secret is never read back. */
+export type OAuthClient = {
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
+  /** No secret: PKCE alone. */
+  public: boolean;
+  /** One of the platforms: no consent screen. */
+  firstParty: boolean;
+};
+
+export const OAUTH_CLIENT_FIELDS = gql`
+  fragment OAuthClientFields on OAuthClient {
+    clientId
+    name
+    redirectUris
+    postLogoutRedirectUris
+    backchannelLogoutUri
+    public
+    firstParty
+  }
+`;
+
+export const OAUTH_CLIENTS_QUERY: TypedDocumentNode<{ oauthClients: OAuthClient[] }, Record<string, never>> = gql`
+  query OAuthClients {
+    oauthClients {
+      ...OAuthClientFields
+    }
+  }
+  ${OAUTH_CLIENT_FIELDS}
+`;
+
+/** Every registered client (admins). */
+export const useOAuthClients = () => useQuery(OAUTH_CLIENTS_QUERY, { fetchPolicy: 'cache-and-network' });

@@ -1,0 +1,103 @@
+import { useId, useState, type FormEvent } from 'react';
+import { buttonClass } from '@/components/button-styles';
+import { TextField } from '@/components/text-field';
+import type { CreateOAuthClientInput } from '../api/create-oauth-client';
+import { clientFormErrors, redirectUrisFrom, type ClientFormValues } from '../utils/forms';
+import { inputClass, labelClass } from './form-styles';
+
+type ClientFormProps = {
+  pending: boolean;
+  /** The server's field errors (`name`, `redirectUris`). */
+  errors: Record<string, string>;
+  /** Resolves true once the client exists (the form then empties). */
+  onCreate: (input: CreateOAuthClientInput) => Promise<boolean>;
+};
+
+const EMPTY: ClientFormValues = { name: '', redirectUris: '', firstParty: false, type: 'confidential' };
+
+/** Registers an application that signs people in through Talent Suite (an OpenID client). */
+export function ClientForm({ pending, errors: serverErrors, onCreate }: ClientFormProps) {
+  const id = useId();
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const shown = { ...serverErrors, ...errors };
+  const set = <K extends keyof ClientFormValues>(field: K, value: ClientFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: '' }));
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = clientFormErrors(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const created = await onCreate({
+      name: values.name.trim(),
+      redirectUris: redirectUrisFrom(values.redirectUris),
+      firstParty: values.firstParty,
+      public: values.type === 'public',
+    });
+    if (created) setValues(EMPTY);
+  };
+  const urisError = shown.redirectUris || undefined;
+  return (
+    <form aria-label="Register an application" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+      <TextField label="Name" name="name" required autoComplete="off" value={values.name} error={shown.name || undefined} onChange={(event) => set('name', event.target.value)} />
+      <div>
+        <label htmlFor={`${id}-uris`} className={labelClass}>
+          Redirect URIs
+          <span className="ml-0.5 text-danger" aria-hidden="true">
+            *
+          </span>
+        </label>
+        <textarea
+          id={`${id}-uris`}
+          name="redirectUris"
+          rows={3}
+          spellCheck={false}
+          aria-required="true"
+          aria-invalid={urisError ? true : undefined}
+          aria-describedby={`${id}-uris-hint${urisError ? ` ${id}-uris-error` : ''}`}
+          value={values.redirectUris}
+          onChange={(event) => set('redirectUris', event.target.value)}
+          className={`${inputClass} font-mono text-sm ${urisError ? 'border-danger-line' : ''}`}
+        />
+        <p id={`${id}-uris-hint`} className="mt-1 text-sm text-ink-600">
+          One per line, exactly as the application sends it.
+        </p>
+        {urisError ? (
+          <p id={`${id}-uris-error`} className="mt-1 text-sm text-danger">
+            {urisError}
+          </p>
+        ) : null}
+      </div>
+      <fieldset>
+        <legend className={labelClass}>Client type</legend>
+        <div className="grid gap-2">
+          <label className="flex items-start gap-2 text-ink-800">
+            <input type="radio" name="clientType" value="confidential" checked={values.type === 'confidential'} onChange={() => set('type', 'confidential')} className="mt-1 size-4" />
+            <span>
+              Confidential <span className="text-sm text-ink-600">— a server that keeps a secret</span>
+            </span>
+          </label>
+          <label className="flex items-start gap-2 text-ink-800">
+            <input type="radio" name="clientType" value="public" checked={values.type === 'public'} onChange={() => set('type', 'public')} className="mt-1 size-4" />
+            <span>
+              Public <span className="text-sm text-ink-600">— a single-page or mobile app: no secret, PKCE alone</span>
+            </span>
+          </label>
+        </div>
+      </fieldset>
+      <label className="flex items-start gap-2 text-ink-800">
+        <input type="checkbox" name="firstParty" checked={values.firstParty} onChange={(event) => set('firstParty', event.target.checked)} className="mt-1 size-4" />
+        <span>
+          First-party <span className="text-sm text-ink-600">— one of the platforms: people are not asked for consent</span>
+        </span>
+      </label>
+      <div>
+        <button type="submit" disabled={pending} className={buttonClass('primary', 'md')}>
+          {pending ? 'Creating…' : 'Create application'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,152 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderWithApp } from '@/test/render';
+import { ApolloFrame } from '../testing/apollo-frame';
+import { adminUser, fail, mockAdminApi, ok, userDetails } from '../testing/mock-admin-api';
+import { AdminUserPage } from './admin-user-page';
+
+const render = (id = 'u1') =>
+  renderWithApp(<p>Elsewhere</p>, {
+    route: `/admin/users/${id}`,
+    routes: [
+      { path: '/admin/users/:id', element: <ApolloFrame><AdminUserPage /></ApolloFrame> },
+      { path: '/admin/users', element: <h1>Users route</h1> },
+    ],
+  });
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+describe('AdminUserPage', () => {
+  it('shows the profile, sessions, organizations, providers, passkeys and audit trail', async () => {
+    mockAdminApi({ 'GET /admin/users/u1': ok(userDetails()) });
+    render();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mina Member' })).toBeInTheDocument();
+    expect(section('Profile')).toHaveTextContent('mina@example.com');
+    expect(within(section('Sessions')).getByRole('button', { name: 'Sign out Firefox on Linux' })).toBeInTheDocument();
+    expect(within(section('Organizations')).getByRole('link', { name: 'Acme Hiring' })).toHaveAttribute('href', '/organizations/o1');
+    expect(section('Connected providers')).toHaveTextContent('GitHub');
+    expect(section('Passkeys')).toHaveTextContent('Laptop');
+    expect(within(section('Audit trail')).getByRole('table', { name: 'Audit trail of Mina Member' })).toHaveTextContent('sign_in');
+    expect(within(section('Audit trail')).getByRole('link', { name: 'Open in the audit log' })).toHaveAttribute('href', '/admin/audit?userId=u1');
+    // Verified already: nothing to resend.
+    expect(screen.queryByRole('button', { name: 'Resend verification' })).not.toBeInTheDocument();
+  });
+
+  it('says so for an unknown account', async () => {
+    mockAdminApi({ 'GET /admin/users/nope': fail(404, 'User not found', 'NOT_FOUND') });
+    render('nope');
+    expect(await screen.findByRole('heading', { level: 1, name: 'User not found' })).toBeInTheDocument();
+  });
+
+  it('suspends with a reason, toasts the server’s message and shows Restore in the same place', async () => {
+    let suspended = false;
+    const api = mockAdminApi({
+      'GET /admin/users/u1': () => ok(userDetails({ user: adminUser({ status: suspended ? 'suspended' : 'active' }), sessions: suspended ? [] : userDetails().sessions })),
+      'POST /admin/users/u1/suspend': () => {
+        suspended = true;
+        return ok(null, 'Account suspended');
+      },
+      'POST /admin/users/u1/restore': () => {
+        suspended = false;
+        return ok(null, 'Account restored');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Suspend' }));
+    const dialog = screen.getByRole('dialog', { name: 'Suspend Mina Member?' });
+    await events.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Sending spam');
+    await events.click(within(dialog).getByRole('button', { name: 'Suspend account' }));
+    expect(await screen.findByText('Account suspended')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/admin/users/u1/suspend')[0]?.body).toEqual({ reason: 'Sending spam' });
+    const restore = await screen.findByRole('button', { name: 'Restore' });
+    expect(restore).toHaveFocus();
+    expect(section('Sessions')).toHaveTextContent('No signed-in sessions.');
+    await events.click(restore);
+    expect(await screen.findByText('Account restored')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Suspend' })).toBeInTheDocument();
+  });
+
+  it('keeps the suspend dialog open with the server’s field error', async () => {
+    mockAdminApi({
+      'GET /admin/users/u1': ok(userDetails()),
+      'POST /admin/users/u1/suspend': fail(400, 'Reason is too long', 'VALIDATION_ERROR', { reason: 'Reason is too long' }),
+    });
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Suspend' }));
+    const dialog = screen.getByRole('dialog');
+    await events.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'x');
+    await events.click(within(dialog).getByRole('button', { name: 'Suspend account' }));
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /Reason/ })).toHaveAccessibleDescription('Reason is too long'));
+  });
+
+  it('signs one session out, signs out everywhere, resends verification and changes the role', async () => {
+    const api = mockAdminApi({
+      'GET /admin/users/u1': ok(userDetails({ user: adminUser({ emailVerified: false, status: 'pending' }) })),
+      'DELETE /admin/users/u1/sessions/s1': ok(null, 'Session signed out'),
+      'POST /admin/users/u1/sign-out': ok(null, 'Signed out everywhere'),
+      'POST /admin/users/u1/resend-verification': ok(null, 'Verification email sent'),
+      'PUT /admin/users/u1/role': (body) => ok({ user: adminUser({ role: (body as { role: 'hire' }).role, emailVerified: false, status: 'pending' }) }, 'Role updated'),
+    });
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Sign out Firefox on Linux' }));
+    expect(await screen.findByText('Session signed out')).toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    expect(await screen.findByText('Signed out everywhere')).toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Resend verification' }));
+    expect(await screen.findByText('Verification email sent')).toBeInTheDocument();
+
+    const form = screen.getByRole('form', { name: 'Change role' });
+    const save = within(form).getByRole('button', { name: 'Save role' });
+    expect(save).toBeDisabled();
+    await events.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'hire');
+    await events.click(save);
+    expect(await screen.findByText('Role updated')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/admin/users/u1/role')[0]?.body).toEqual({ role: 'hire' });
+    await waitFor(() => expect(within(form).getByRole('button', { name: 'Save role' })).toBeDisabled());
+  });
+
+  it('offers no actions on the admin’s own account', async () => {
+    mockAdminApi({ 'GET /admin/users/a1': ok(userDetails({ user: adminUser({ id: 'a1', name: 'Ada Admin', role: 'admin' }) })) });
+    render('a1');
+    expect(await screen.findByText(/This is your own account/)).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Change role' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('deletes after the email is typed, confirming it is the admin when the server asks', async () => {
+    let confirmed = false;
+    const api = mockAdminApi(
+      {
+        'GET /admin/users/u1': ok(userDetails()),
+        'DELETE /users/u1': () => (confirmed ? ok(null, 'Account deleted') : fail(403, "Please confirm it's you to make this change", 'REAUTHENTICATION_REQUIRED')),
+      },
+      {
+        graphql: {
+          Reauthenticate: () => {
+            confirmed = true;
+            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
+          },
+        },
+      },
+    );
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete this account?' });
+    await events.type(within(dialog).getByLabelText('Email of the account'), 'mina@example.com');
+    await events.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await events.type(within(confirm).getByLabelText('Password'), 'adminPass42');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Users route' })).toBeInTheDocument();
+    expect(await screen.findByText('Account deleted')).toBeInTheDocument();
+    expect(api.callsTo('DELETE', '/users/u1')).toHaveLength(2);
+    expect(api.operations.map((operation) => operation.operationName)).toEqual(['Reauthenticate']);
+  });
+});

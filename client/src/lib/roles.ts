@@ -1,0 +1,4 @@
+import type { SessionUser } from './session-store';
+
+/** Whether the signed-in account is a site admin (roles are matched case-insensitively, SPEC.md section 6). */
+export const isAdmin = (user: Pick<SessionUser, 'role'> | null | undefined): boolean => user?.role?.toLowerCase() === 'admin';
