@@ -7,12 +7,17 @@ pub mod orgs;
 pub mod users;
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, sea_query::SimpleExpr};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Statement,
+    sea_query::{Expr, SimpleExpr},
+};
 use uuid::Uuid;
 
 use crate::{
     accounts::sessions::Viewer,
     error::{Error, Result},
+    paging::PageRequest,
 };
 
 pub const ADMINS_ONLY: &str = "Only admins can use the admin console";
@@ -47,9 +52,54 @@ fn compare(backend: DatabaseBackend, key: &str, op: &str, value: &str) -> Simple
     sea_orm::sea_query::Expr::cust_with_values(format!("{key} {op} {placeholder}"), [value.to_owned()])
 }
 
-/// The smallest string above every string that starts with `prefix`.
-fn prefix_end(prefix: &str) -> String {
-    format!("{prefix}\u{10FFFF}")
+/// The keys of `column` that start with `prefix`: one range of its index.
+fn starts_with(backend: DatabaseBackend, column: &str, lowered: bool, prefix: &str) -> Condition {
+    let key = key(backend, column, lowered);
+    // The smallest string above every string that starts with `prefix`.
+    let end = format!("{prefix}\u{10FFFF}");
+    Condition::all()
+        .add(compare(backend, &key, ">=", prefix))
+        .add(compare(backend, &key, "<", &end))
+}
+
+/// A page of `E` (a table with `name` and `id`) passing `condition`, in name-key order after
+/// the page's cursor, and the cursor of the next page when more rows follow.
+async fn name_ordered<E: EntityTrait>(
+    db: &impl ConnectionTrait,
+    table: &str,
+    id: E::Column,
+    condition: Condition,
+    page: &PageRequest<(String, Uuid)>,
+    id_of: impl Fn(&E::Model) -> Uuid,
+) -> Result<(Vec<E::Model>, Option<String>)> {
+    let backend = db.get_database_backend();
+    let name_key = key(backend, "name", true);
+    let mut condition = condition;
+    if let Some((after_key, after_id)) = &page.after {
+        condition = condition.add(
+            Condition::any()
+                .add(compare(backend, &name_key, ">", after_key))
+                .add(
+                    Condition::all()
+                        .add(compare(backend, &name_key, "=", after_key))
+                        .add(id.gt(*after_id)),
+                ),
+        );
+    }
+    let mut rows = E::find()
+        .filter(condition)
+        .order_by_asc(Expr::cust(name_key))
+        .order_by_asc(id)
+        .limit(u64::try_from(page.limit + 1).unwrap_or(u64::MAX))
+        .all(db)
+        .await?;
+    let more = rows.len() > page.limit;
+    rows.truncate(page.limit);
+    let next_cursor = match rows.last() {
+        Some(last) if more => Some(cursor_after(db, table, id_of(last)).await?),
+        _ => None,
+    };
+    Ok((rows, next_cursor))
 }
 
 /// Where a page in name order starts: after the row whose name key and id these are.

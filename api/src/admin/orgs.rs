@@ -2,10 +2,10 @@
 //! time, with member counts; the seat limit is set through `organizations::update`.
 
 use entity::organizations;
-use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect, sea_query::Expr};
+use sea_orm::Condition;
 use uuid::Uuid;
 
-use super::{compare, cursor_after, decode_cursor, key, prefix_end, require_admin};
+use super::{decode_cursor, name_ordered, require_admin, starts_with};
 use crate::{
     accounts::sessions::Viewer,
     context::Context,
@@ -47,41 +47,19 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Resu
         return Err(Error::Validation(errors));
     }
     let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor)?;
-    let backend = ctx.db.get_database_backend();
-    let name_key = key(backend, "name", true);
     let mut condition = Condition::all();
     if let Some(q) = &query {
-        condition = condition.add(compare(backend, &name_key, ">=", q)).add(compare(
-            backend,
-            &name_key,
-            "<",
-            &prefix_end(q),
-        ));
+        condition = condition.add(starts_with(ctx.db.get_database_backend(), "name", true, q));
     }
-    if let Some((after_key, after_id)) = &page.after {
-        condition = condition.add(
-            Condition::any()
-                .add(compare(backend, &name_key, ">", after_key))
-                .add(
-                    Condition::all()
-                        .add(compare(backend, &name_key, "=", after_key))
-                        .add(organizations::Column::Id.gt(*after_id)),
-                ),
-        );
-    }
-    let mut rows = organizations::Entity::find()
-        .filter(condition)
-        .order_by_asc(Expr::cust(name_key))
-        .order_by_asc(organizations::Column::Id)
-        .limit(u64::try_from(page.limit + 1).unwrap_or(u64::MAX))
-        .all(&ctx.db)
-        .await?;
-    let more = rows.len() > page.limit;
-    rows.truncate(page.limit);
-    let next_cursor = match rows.last() {
-        Some(last) if more => Some(cursor_after(&ctx.db, "organizations", last.id).await?),
-        _ => None,
-    };
+    let (rows, next_cursor) = name_ordered::<organizations::Entity>(
+        &ctx.db,
+        "organizations",
+        organizations::Column::Id,
+        condition,
+        &page,
+        |org| org.id,
+    )
+    .await?;
     let ids: Vec<Uuid> = rows.iter().map(|org| org.id).collect();
     let mut counts = member_counts(&ctx.db, &ids).await?;
     Ok(OrgPage {

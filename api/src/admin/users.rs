@@ -10,11 +10,11 @@ use chrono::Utc;
 use entity::{audit_events, identities, organization_members, passkeys, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, TransactionTrait, sea_query::Expr,
+    QuerySelect, Set, TransactionTrait,
 };
 use uuid::Uuid;
 
-use super::{compare, cursor_after, decode_cursor, key, prefix_end, require_admin};
+use super::{decode_cursor, name_ordered, require_admin, starts_with};
 use crate::{
     accounts::{
         email_code::{self, SendCodeForm},
@@ -166,23 +166,12 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
         (Err(err), _) | (_, Err(err)) => return Err(err),
     };
     let backend = ctx.db.get_database_backend();
-    let name_key = key(backend, "name", true);
     let mut condition = Condition::all();
     if let Some(q) = &query {
-        let end = prefix_end(q);
-        let email_key = key(backend, "email", false);
         condition = condition.add(
             Condition::any()
-                .add(
-                    Condition::all()
-                        .add(compare(backend, &name_key, ">=", q))
-                        .add(compare(backend, &name_key, "<", &end)),
-                )
-                .add(
-                    Condition::all()
-                        .add(compare(backend, &email_key, ">=", q))
-                        .add(compare(backend, &email_key, "<", &end)),
-                ),
+                .add(starts_with(backend, "name", true, q))
+                .add(starts_with(backend, "email", false, q)),
         );
     }
     if let Some(role) = role {
@@ -191,30 +180,9 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
     if let Some(status) = status {
         condition = condition.add(users::Column::Status.eq(status));
     }
-    if let Some((after_key, after_id)) = &page.after {
-        condition = condition.add(
-            Condition::any()
-                .add(compare(backend, &name_key, ">", after_key))
-                .add(
-                    Condition::all()
-                        .add(compare(backend, &name_key, "=", after_key))
-                        .add(users::Column::Id.gt(*after_id)),
-                ),
-        );
-    }
-    let mut rows = users::Entity::find()
-        .filter(condition)
-        .order_by_asc(Expr::cust(name_key))
-        .order_by_asc(users::Column::Id)
-        .limit(u64::try_from(page.limit + 1).unwrap_or(u64::MAX))
-        .all(&ctx.db)
-        .await?;
-    let more = rows.len() > page.limit;
-    rows.truncate(page.limit);
-    let next_cursor = match rows.last() {
-        Some(last) if more => Some(cursor_after(&ctx.db, "users", last.id).await?),
-        _ => None,
-    };
+    let (rows, next_cursor) =
+        name_ordered::<users::Entity>(&ctx.db, "users", users::Column::Id, condition, &page, |u| u.id)
+            .await?;
     let ids: Vec<Uuid> = rows.iter().map(|u| u.id).collect();
     let mut counts = organization_counts(&ctx.db, &ids).await?;
     Ok(UserPage {

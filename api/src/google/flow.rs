@@ -2,29 +2,16 @@
 //! a random state and a nonce kept in a short-lived signed cookie; `finish` checks them,
 //! exchanges the code and returns the verified ID token for the page to hand to the site.
 
-use chrono::Utc;
-use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, Scope};
-use serde::{Deserialize, Serialize};
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 
 use super::Google;
-pub use crate::providers::flow::{FLOW_TTL_SECS, FlowError};
+pub use crate::providers::flow::{FLOW_TTL_SECS, FlowError, Pending};
 use crate::{
     accounts::tokens::{self, Keys},
-    providers::flow::{CodeClient, code_client, open, seal},
+    providers::flow::{CodeClient, code_client, exchange, seal},
 };
 
 pub const COOKIE: &str = "ts_google_flow";
-
-/// What the cookie remembers between start and callback.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Pending {
-    pub state: String,
-    pub nonce: String,
-    pub verifier: String,
-    pub intent: String,
-    pub role: Option<String>,
-    pub expires: i64,
-}
 
 fn client(google: &Google, main_url: &str) -> Result<CodeClient, FlowError> {
     let config = &google.config;
@@ -60,14 +47,7 @@ pub fn start(
         .add_extra_param("prompt", "select_account")
         .set_pkce_challenge(challenge)
         .url();
-    let pending = Pending {
-        state: state.secret().clone(),
-        nonce,
-        verifier: verifier.secret().clone(),
-        intent: intent.to_owned(),
-        role,
-        expires: Utc::now().timestamp() + FLOW_TTL_SECS,
-    };
+    let pending = Pending::new("google", &state, nonce, &verifier, intent, role);
     Ok((url.to_string(), seal(keys, "google-flow", &pending)))
 }
 
@@ -84,23 +64,18 @@ pub async fn finish(
     code: Option<&str>,
     state: Option<&str>,
 ) -> Result<(String, Pending), FlowError> {
-    let pending: Pending = cookie
-        .and_then(|c| open(keys, "google-flow", c))
-        .ok_or(FlowError::StateMismatch)?;
-    if pending.expires < Utc::now().timestamp() || !state.is_some_and(|s| tokens::same(s, &pending.state)) {
-        return Err(FlowError::StateMismatch);
-    }
-    let code = code.ok_or(FlowError::AccessDenied)?;
     let client = client(google, main_url)?;
-    let response = client
-        .exchange_code(AuthorizationCode::new(code.to_owned()))
-        .set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone()))
-        .request_async(google.http())
-        .await
-        .map_err(|err| {
-            tracing::warn!(error = %err, "Google code exchange failed");
-            FlowError::ExchangeFailed
-        })?;
+    let (response, pending) = exchange(
+        google.http(),
+        keys,
+        "google-flow",
+        "google",
+        &client,
+        cookie,
+        code,
+        state,
+    )
+    .await?;
     let id_token = response
         .extra_fields()
         .id_token

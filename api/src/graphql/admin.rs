@@ -13,7 +13,6 @@ use super::{
     types::{MessagePayload, Session, User},
 };
 use crate::{
-    accounts::passkeys::PasskeyInfo,
     admin::{
         audit_log::{self, LogForm},
         orgs::{self, OrgSearchForm},
@@ -21,7 +20,6 @@ use crate::{
     },
     organizations::UpdateForm,
     patch::Patch,
-    providers::Provider,
 };
 
 /// A person as the console lists them.
@@ -121,19 +119,9 @@ impl AdminQuery {
             identities: picture
                 .identities
                 .into_iter()
-                .filter_map(|row| {
-                    Some(Identity {
-                        provider: Provider::parse(&row.provider)?.as_str().to_owned(),
-                        email: row.email,
-                        linked_at: row.linked_at,
-                    })
-                })
+                .filter_map(Identity::from_row)
                 .collect(),
-            passkeys: picture
-                .passkeys
-                .into_iter()
-                .map(|row| PasskeyInfo::from(row).into())
-                .collect(),
+            passkeys: picture.passkeys.into_iter().map(Passkey::from).collect(),
             audit: picture.audit.into_iter().map(AuditEvent::from).collect(),
         })
     }

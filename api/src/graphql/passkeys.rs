@@ -28,6 +28,12 @@ pub struct Passkey {
     pub last_used_at: Option<DateTime<Utc>>,
 }
 
+impl From<entity::passkeys::Model> for Passkey {
+    fn from(row: entity::passkeys::Model) -> Self {
+        PasskeyInfo::from(row).into()
+    }
+}
+
 impl From<PasskeyInfo> for Passkey {
     fn from(info: PasskeyInfo) -> Self {
         Self {

@@ -27,6 +27,19 @@ pub struct Identity {
     pub linked_at: DateTime<Utc>,
 }
 
+impl Identity {
+    /// A stored identity as shown, unless its provider is one this server no longer knows.
+    pub fn from_row(row: entity::identities::Model) -> Option<Self> {
+        Some(Self {
+            provider: crate::providers::Provider::parse(&row.provider)?
+                .as_str()
+                .to_owned(),
+            email: row.email,
+            linked_at: row.linked_at,
+        })
+    }
+}
+
 impl From<IdentityInfo> for Identity {
     fn from(info: IdentityInfo) -> Self {
         Self {

@@ -104,6 +104,67 @@ pub struct Pending {
     pub expires: i64,
 }
 
+impl Pending {
+    /// What a flow started now for `provider` keeps until its callback.
+    pub fn new(
+        provider: &str,
+        state: &CsrfToken,
+        nonce: String,
+        verifier: &PkceCodeVerifier,
+        intent: &str,
+        role: Option<String>,
+    ) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            state: state.secret().clone(),
+            nonce,
+            verifier: verifier.secret().clone(),
+            intent: intent.to_owned(),
+            role,
+            expires: Utc::now().timestamp() + FLOW_TTL_SECS,
+        }
+    }
+}
+
+/// Checks the callback's state against the flow's cookie (sealed under `label`, for
+/// `provider`, unexpired) and exchanges the code with PKCE: the provider's token response and
+/// what the cookie kept.
+///
+/// # Errors
+/// `StateMismatch`, `AccessDenied` (no code), `ExchangeFailed`.
+#[allow(clippy::too_many_arguments)]
+pub async fn exchange(
+    http: &reqwest::Client,
+    keys: &Keys,
+    label: &str,
+    provider: &str,
+    client: &CodeClient,
+    cookie: Option<&str>,
+    code: Option<&str>,
+    state: Option<&str>,
+) -> Result<(CodeTokenResponse, Pending), FlowError> {
+    let pending: Pending = cookie
+        .and_then(|c| open(keys, label, c))
+        .ok_or(FlowError::StateMismatch)?;
+    if pending.provider != provider
+        || pending.expires < Utc::now().timestamp()
+        || !state.is_some_and(|s| tokens::same(s, &pending.state))
+    {
+        return Err(FlowError::StateMismatch);
+    }
+    let code = code.ok_or(FlowError::AccessDenied)?;
+    let response = client
+        .exchange_code(AuthorizationCode::new(code.to_owned()))
+        .set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone()))
+        .request_async(http)
+        .await
+        .map_err(|err| {
+            tracing::warn!(error = %err, provider, "code exchange failed");
+            FlowError::ExchangeFailed
+        })?;
+    Ok((response, pending))
+}
+
 /// The cookie that carries a provider's pending flow (its path is the provider's routes).
 pub fn cookie_name(provider: Provider) -> String {
     format!("ts_{}_flow", provider.as_str())
@@ -162,15 +223,7 @@ pub fn start(
             .add_extra_param("nonce", nonce.clone())
     };
     let (url, state) = request.url();
-    let pending = Pending {
-        provider: provider.as_str().to_owned(),
-        state: state.secret().clone(),
-        nonce,
-        verifier: verifier.secret().clone(),
-        intent: intent.to_owned(),
-        role,
-        expires: Utc::now().timestamp() + FLOW_TTL_SECS,
-    };
+    let pending = Pending::new(provider.as_str(), &state, nonce, &verifier, intent, role);
     Ok((url.to_string(), seal(keys, "provider-flow", &pending)))
 }
 
@@ -187,26 +240,18 @@ pub async fn finish(
     code: Option<&str>,
     state: Option<&str>,
 ) -> Result<(ProviderIdentity, Pending), FlowError> {
-    let pending: Pending = cookie
-        .and_then(|c| open(keys, "provider-flow", c))
-        .ok_or(FlowError::StateMismatch)?;
-    if pending.provider != provider.as_str()
-        || pending.expires < Utc::now().timestamp()
-        || !state.is_some_and(|s| tokens::same(s, &pending.state))
-    {
-        return Err(FlowError::StateMismatch);
-    }
-    let code = code.ok_or(FlowError::AccessDenied)?;
     let client = client(providers, provider, main_url)?;
-    let response = client
-        .exchange_code(AuthorizationCode::new(code.to_owned()))
-        .set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone()))
-        .request_async(providers.http())
-        .await
-        .map_err(|err| {
-            tracing::warn!(error = %err, provider = provider.as_str(), "code exchange failed");
-            FlowError::ExchangeFailed
-        })?;
+    let (response, pending) = exchange(
+        providers.http(),
+        keys,
+        "provider-flow",
+        provider.as_str(),
+        &client,
+        cookie,
+        code,
+        state,
+    )
+    .await?;
     let identity = if provider == Provider::GitHub {
         let config = providers.config.github.as_ref().ok_or(FlowError::NotConfigured)?;
         github::identity(providers.http(), config, response.access_token().secret()).await?

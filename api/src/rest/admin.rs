@@ -17,7 +17,7 @@ use super::{
     routes::Routes,
 };
 use crate::{
-    accounts::{passkeys::PasskeyInfo, sessions::Viewer},
+    accounts::sessions::Viewer,
     admin::{
         audit_log::{self, LogForm},
         orgs::{self, OrgSearchForm},
@@ -32,7 +32,6 @@ use crate::{
     },
     http::{caller::Caller, error::ErrorResponse},
     organizations::{UpdateForm, update as update_organization},
-    providers::Provider,
     state::AppState,
 };
 
@@ -225,19 +224,9 @@ async fn user_picture(
         identities: picture
             .identities
             .into_iter()
-            .filter_map(|row| {
-                Some(Identity {
-                    provider: Provider::parse(&row.provider)?.as_str().to_owned(),
-                    email: row.email,
-                    linked_at: row.linked_at,
-                })
-            })
+            .filter_map(Identity::from_row)
             .collect(),
-        passkeys: picture
-            .passkeys
-            .into_iter()
-            .map(|row| PasskeyInfo::from(row).into())
-            .collect(),
+        passkeys: picture.passkeys.into_iter().map(Passkey::from).collect(),
         audit: picture.audit.into_iter().map(AuditEvent::from).collect(),
     }))
 }
