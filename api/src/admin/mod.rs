@@ -62,18 +62,35 @@ fn starts_with(backend: DatabaseBackend, column: &str, lowered: bool, prefix: &s
         .add(compare(backend, &key, "<", &end))
 }
 
-/// A page of `E` (a table with `name` and `id`) passing `condition`, in name-key order after
-/// the page's cursor, and the cursor of the next page when more rows follow.
-async fn name_ordered<E: EntityTrait>(
+/// Which key a list is in order of: the lowercased name, or the email.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Name,
+    Email,
+}
+
+impl Order {
+    fn key(self, backend: DatabaseBackend) -> String {
+        match self {
+            Self::Name => key(backend, "name", true),
+            Self::Email => key(backend, "email", false),
+        }
+    }
+}
+
+/// A page of `E` (a table with `id` and the order's column) passing `condition`, in `order`
+/// after the page's cursor, and the cursor of the next page when more rows follow: with a
+/// prefix condition on the same key, one range of one index, however large the table.
+async fn ordered_page<E: EntityTrait>(
     db: &impl ConnectionTrait,
-    table: &str,
-    id: E::Column,
+    (table, id): (&str, E::Column),
+    order: Order,
     condition: Condition,
     page: &PageRequest<(String, Uuid)>,
     id_of: impl Fn(&E::Model) -> Uuid,
 ) -> Result<(Vec<E::Model>, Option<String>)> {
     let backend = db.get_database_backend();
-    let name_key = key(backend, "name", true);
+    let name_key = order.key(backend);
     let mut condition = condition;
     if let Some((after_key, after_id)) = &page.after {
         condition = condition.add(
@@ -96,13 +113,13 @@ async fn name_ordered<E: EntityTrait>(
     let more = rows.len() > page.limit;
     rows.truncate(page.limit);
     let next_cursor = match rows.last() {
-        Some(last) if more => Some(cursor_after(db, table, id_of(last)).await?),
+        Some(last) if more => Some(cursor_after(db, table, &order.key(backend), id_of(last)).await?),
         _ => None,
     };
     Ok((rows, next_cursor))
 }
 
-/// Where a page in name order starts: after the row whose name key and id these are.
+/// Where a page starts: after the row whose key and id these are.
 fn encode_cursor(name_key: &str, id: Uuid) -> String {
     URL_SAFE_NO_PAD.encode(format!("{name_key}\u{0}{id}"))
 }
@@ -113,14 +130,11 @@ fn decode_cursor(raw: &str) -> Option<(String, Uuid)> {
     Some((name_key.to_owned(), Uuid::parse_str(id).ok()?))
 }
 
-/// The cursor after the row `id` of `table` (`users` or `organizations`), its name key as the
+/// The cursor after the row `id` of `table` (`users` or `organizations`), its key as the
 /// database computes it (SQLite's `lower` is not Rust's).
-async fn cursor_after(db: &impl ConnectionTrait, table: &str, id: Uuid) -> Result<String> {
+async fn cursor_after(db: &impl ConnectionTrait, table: &str, key_sql: &str, id: Uuid) -> Result<String> {
     let backend = db.get_database_backend();
-    let sql = format!(
-        "SELECT {} AS name_key FROM {table} WHERE id = $1",
-        key(backend, "name", true)
-    );
+    let sql = format!("SELECT {key_sql} AS name_key FROM {table} WHERE id = $1");
     let row = db
         .query_one_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
         .await?

@@ -5,7 +5,7 @@ use entity::organizations;
 use sea_orm::Condition;
 use uuid::Uuid;
 
-use super::{decode_cursor, name_ordered, require_admin, starts_with};
+use super::{Order, decode_cursor, ordered_page, require_admin, starts_with};
 use crate::{
     accounts::sessions::Viewer,
     context::Context,
@@ -51,10 +51,10 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Resu
     if let Some(q) = &query {
         condition = condition.add(starts_with(ctx.db.get_database_backend(), "name", true, q));
     }
-    let (rows, next_cursor) = name_ordered::<organizations::Entity>(
+    let (rows, next_cursor) = ordered_page::<organizations::Entity>(
         &ctx.db,
-        "organizations",
-        organizations::Column::Id,
+        ("organizations", organizations::Column::Id),
+        Order::Name,
         condition,
         &page,
         |org| org.id,

@@ -1,6 +1,7 @@
-//! People, as an admin finds and handles them: a search by a prefix of the name or the email
-//! (case-insensitive) with role and status filters, in name order, a page at a time (one range
-//! of an index however many accounts there are); a person's whole picture; and the actions:
+//! People, as an admin finds and handles them: a search by a prefix of the name (in name order)
+//! or, once the query has an @, of the email (in address order), case-insensitive, with role
+//! and status filters, a page at a time (one range of an index however many accounts there
+//! are); a person's whole picture; and the actions:
 //! suspend (with a reason; every session ends at once), restore, sign out everywhere, change
 //! the role (never one's own) and mail a new verification code.
 
@@ -14,7 +15,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{decode_cursor, name_ordered, require_admin, starts_with};
+use super::{Order, decode_cursor, ordered_page, require_admin, starts_with};
 use crate::{
     accounts::{
         email_code::{self, SendCodeForm},
@@ -124,8 +125,9 @@ async fn organization_counts(db: &impl ConnectionTrait, ids: &[Uuid]) -> Result<
         .collect())
 }
 
-/// A page of people: `limit` (1-100, default 50) in name order after `cursor`, whose name or
-/// email starts with `query` (case-insensitive), of a role and status when given.
+/// A page of people: `limit` (1-100, default 50) after `cursor`, whose name starts with `query`
+/// (in name order) or, when it has an @, whose email does (in address order),
+/// case-insensitive, of a role and status when given.
 ///
 /// # Errors
 /// 403 for anyone but an admin; field errors for the filters, limit or cursor.
@@ -167,12 +169,18 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
     };
     let backend = ctx.db.get_database_backend();
     let mut condition = Condition::all();
+    // A query with an @ is the start of an address, in address order; any other the start of
+    // a name, in name order. Either way one range of one index, however many accounts.
+    let order = if query.as_ref().is_some_and(|q| q.contains('@')) {
+        Order::Email
+    } else {
+        Order::Name
+    };
     if let Some(q) = &query {
-        condition = condition.add(
-            Condition::any()
-                .add(starts_with(backend, "name", true, q))
-                .add(starts_with(backend, "email", false, q)),
-        );
+        condition = condition.add(match order {
+            Order::Email => starts_with(backend, "email", false, q),
+            Order::Name => starts_with(backend, "name", true, q),
+        });
     }
     if let Some(role) = role {
         condition = condition.add(users::Column::Role.eq(role));
@@ -180,9 +188,15 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
     if let Some(status) = status {
         condition = condition.add(users::Column::Status.eq(status));
     }
-    let (rows, next_cursor) =
-        name_ordered::<users::Entity>(&ctx.db, "users", users::Column::Id, condition, &page, |u| u.id)
-            .await?;
+    let (rows, next_cursor) = ordered_page::<users::Entity>(
+        &ctx.db,
+        ("users", users::Column::Id),
+        order,
+        condition,
+        &page,
+        |u| u.id,
+    )
+    .await?;
     let ids: Vec<Uuid> = rows.iter().map(|u| u.id).collect();
     let mut counts = organization_counts(&ctx.db, &ids).await?;
     Ok(UserPage {

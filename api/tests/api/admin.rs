@@ -67,11 +67,14 @@ db_test! {
         assert_eq!(emails(&found), ["ada@example.com", "smith@example.com"], "name prefix, case-insensitive, in name order");
         let by_email = json_of(app.get_as(&boss, "/api/admin/users?query=grace%40nav").await, StatusCode::OK).await;
         assert_eq!(emails(&by_email), ["grace@navy.test"]);
+        // Without an @ a query is the start of a name: an address's start finds no one.
+        let not_a_name = json_of(app.get_as(&boss, "/api/admin/users?query=smith").await, StatusCode::OK).await;
+        assert_eq!(not_a_name["data"]["items"], json!([]));
         let item = &by_email["data"]["items"][0];
         assert_eq!(item["status"], "pending");
         assert_eq!(item["organizations"], 0);
         assert!(item.get("lastSignInAt").is_some());
-        let me = json_of(app.get_as(&boss, "/api/admin/users?query=boss").await, StatusCode::OK).await;
+        let me = json_of(app.get_as(&boss, "/api/admin/users?query=boss%40").await, StatusCode::OK).await;
         assert!(me["data"]["items"][0]["lastSignInAt"].is_string(), "an admin who signed in has a last sign-in");
 
         // Every account, two at a time, in name order; the cursors walk it once.
@@ -179,7 +182,7 @@ db_test! {
         let verified = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/resend-verification"), json!({})).await, StatusCode::CONFLICT).await;
         assert_eq!(verified["message"], "Email is already verified");
         app.register("waiting@example.com").await;
-        let page = json_of(app.get_as(&boss, "/api/admin/users?query=waiting").await, StatusCode::OK).await;
+        let page = json_of(app.get_as(&boss, "/api/admin/users?query=waiting%40").await, StatusCode::OK).await;
         let waiting = page["data"]["items"][0]["id"].as_str().unwrap().to_owned();
         let sent = json_of(app.post_as(&boss, &format!("/api/admin/users/{waiting}/resend-verification"), json!({})).await, StatusCode::OK).await;
         assert_eq!(sent["message"], "Verification email sent");

@@ -11,7 +11,10 @@ type UserFiltersProps = {
   onFilterChange: (change: Partial<Pick<UserFilters, 'role' | 'status'>>) => void;
 };
 
-/** Search by name or email as you type, and narrow by role and status. */
+/**
+ * Search as you type (the start of a name, or of an email address once it has an @: the server
+ * answers each from one index range), and narrow by role and status.
+ */
 export function UserFiltersBar({ query, filters, onQueryChange, onFilterChange }: UserFiltersProps) {
   const id = useId();
   return (
@@ -26,11 +29,15 @@ export function UserFiltersBar({ query, filters, onQueryChange, onFilterChange }
           name="query"
           autoComplete="off"
           spellCheck={false}
-          placeholder="Name or email"
+          placeholder="Start of a name, or email@"
+          aria-describedby={`${id}-query-hint`}
           value={query}
           onChange={(event) => onQueryChange(event.target.value)}
           className={inputClass}
         />
+        <p id={`${id}-query-hint`} className="mt-1 text-xs text-ink-600">
+          Names match from their start; type an @ to search by email address.
+        </p>
       </div>
       <div>
         <label htmlFor={`${id}-role`} className={labelClass}>
