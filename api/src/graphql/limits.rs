@@ -65,3 +65,38 @@ fn count(set: &SelectionSet) -> usize {
         })
         .sum()
 }
+
+/// Gives an argument that does not parse (an `Int` past 32 bits, say) the code every input
+/// error has, `BAD_USER_INPUT`: async-graphql reports it as a field error without one.
+pub struct ArgumentErrors;
+
+impl async_graphql::extensions::ExtensionFactory for ArgumentErrors {
+    fn create(&self) -> std::sync::Arc<dyn async_graphql::extensions::Extension> {
+        std::sync::Arc::new(ArgumentErrors)
+    }
+}
+
+#[async_graphql::async_trait::async_trait]
+impl async_graphql::extensions::Extension for ArgumentErrors {
+    async fn execute(
+        &self,
+        ctx: &async_graphql::extensions::ExtensionContext<'_>,
+        operation_name: Option<&str>,
+        next: async_graphql::extensions::NextExecute<'_>,
+    ) -> async_graphql::Response {
+        let mut response = next.run(ctx, operation_name).await;
+        for error in &mut response.errors {
+            let coded = error
+                .extensions
+                .as_ref()
+                .is_some_and(|ext| ext.get("code").is_some());
+            if !coded && error.message.starts_with("Failed to parse") {
+                error
+                    .extensions
+                    .get_or_insert_with(Default::default)
+                    .set("code", "BAD_USER_INPUT");
+            }
+        }
+        response
+    }
+}

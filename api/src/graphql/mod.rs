@@ -62,6 +62,7 @@ pub fn builder() -> SchemaBuilder<Query, Mutation, EmptySubscription> {
         .limit_complexity(limits::MAX_COMPLEXITY)
         .limit_recursive_depth(limits::MAX_DEPTH * 2)
         .limit_directives(limits::MAX_DIRECTIVES)
+        .extension(limits::ArgumentErrors)
 }
 
 pub fn build(state: AppState) -> AppSchema {

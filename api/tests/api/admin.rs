@@ -98,6 +98,9 @@ db_test! {
         for field in ["role", "status", "limit", "cursor"] {
             assert!(bad["errors"][field].is_string(), "{field}: {bad}");
         }
+        // An Int past 32 bits is bad input in GraphQL too, with its code.
+        let huge = app.graphql(Some(&boss), "{ adminUsers(limit: 16271350425757) { nextCursor } }", json!({})).await;
+        assert_eq!(huge["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{huge}");
     }
 }
 
