@@ -211,6 +211,15 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
     })
 }
 
+/// `user` with the count the console's table shows.
+async fn listed(ctx: &Context, user: users::Model) -> Result<Listed> {
+    let organizations = organization_counts(&ctx.db, &[user.id])
+        .await?
+        .remove(&user.id)
+        .unwrap_or(0);
+    Ok(Listed { user, organizations })
+}
+
 async fn target(ctx: &Context, id: &str) -> Result<users::Model> {
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
@@ -374,7 +383,7 @@ pub async fn set_role(
     id: &str,
     form: RoleForm,
     client: &ClientInfo,
-) -> Result<users::Model> {
+) -> Result<Listed> {
     require_admin(viewer)?;
     let role = parse_role(form.role.as_deref()).map_err(|m| Error::field("role", m))?;
     let user = target(ctx, id).await?;
@@ -382,7 +391,7 @@ pub async fn set_role(
         return Err(Error::Forbidden(NOT_YOURSELF_ROLE.to_owned()));
     }
     if user.role == role {
-        return Ok(user);
+        return listed(ctx, user).await;
     }
     let from = user.role.as_str();
     let txn = ctx.db.begin().await?;
@@ -398,7 +407,7 @@ pub async fn set_role(
         .await?;
     txn.commit().await?;
     ctx.backchannel_ready.notify_one();
-    Ok(user)
+    listed(ctx, user).await
 }
 
 /// Mails an unverified account a new verification code (the email code's own limits apply).

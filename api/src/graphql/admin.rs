@@ -234,18 +234,10 @@ impl AdminMutation {
     ) -> async_graphql::Result<AdminUser> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let user = users::set_role(state, &viewer, &id, RoleForm { role }, &meta.client)
+        let listed = users::set_role(state, &viewer, &id, RoleForm { role }, &meta.client)
             .await
             .gql()?;
-        let organizations = crate::organizations::list_of(&state.db, user.id)
-            .await
-            .gql()?
-            .len();
-        Ok(Listed {
-            user,
-            organizations: u64::try_from(organizations).unwrap_or(0),
-        }
-        .into())
+        Ok(listed.into())
     }
 
     /// Mails an unverified account a new verification code.

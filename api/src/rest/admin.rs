@@ -279,16 +279,8 @@ async fn set_role(
     Path(id): Path<String>,
     Input(form): Input<RoleForm>,
 ) -> Answer<UserData> {
-    let user = users::set_role(&state, &viewer, &id, form, &caller.client).await?;
-    let organizations = crate::organizations::list_of(&state.db, user.id).await?.len();
-    Ok(Reply::data(UserData {
-        user: Listed {
-            user,
-            organizations: u64::try_from(organizations).unwrap_or(0),
-        }
-        .into(),
-    })
-    .with_message(users::ROLE_UPDATED))
+    let listed = users::set_role(&state, &viewer, &id, form, &caller.client).await?;
+    Ok(Reply::data(UserData { user: listed.into() }).with_message(users::ROLE_UPDATED))
 }
 
 async fn resend_verification(

@@ -1,23 +1,4 @@
-import { LoaderCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
-
-/** A spinner and what is loading, read out politely. */
-export function LoadingStatus({ children }: { children: string }) {
-  return (
-    <p role="status" className="flex items-center gap-2 text-ink-700">
-      <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
-      {children}
-    </p>
-  );
-}
-
-export function ErrorMessage({ children }: { children: string }) {
-  return (
-    <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
-      {children}
-    </p>
-  );
-}
 
 /** What a list shows for its filters ("Showing 3 users", "Loading…"), announced as it changes. */
 export function ListStatus({ children }: { children: ReactNode }) {

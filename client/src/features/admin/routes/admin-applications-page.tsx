@@ -11,7 +11,7 @@ import { useRotateOAuthClientSecret } from '../api/rotate-oauth-client-secret';
 import { ClientForm } from '../components/client-form';
 import { ClientSecretDialog } from '../components/client-secret-dialog';
 import { ClientsList } from '../components/clients-list';
-import { ErrorMessage, LoadingStatus } from '../components/status';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
 
 const FALLBACK = 'Something went wrong';
 

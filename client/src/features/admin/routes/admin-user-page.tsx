@@ -20,7 +20,7 @@ import type { AdminSession, AdminUserDetails, UserRole } from '../api/types';
 import { AuditTable } from '../components/audit-table';
 import { StatusBadge } from '../components/badges';
 import { DeleteUserDialog } from '../components/delete-user-dialog';
-import { ErrorMessage, LoadingStatus } from '../components/status';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
 import { SuspendDialog } from '../components/suspend-dialog';
 import { ChangeRoleForm, UserActions, type UserAction } from '../components/user-actions';
 import { IdentitiesDetails, OrganizationsDetails, PasskeysDetails, ProfileDetails, SessionsDetails } from '../components/user-sections';

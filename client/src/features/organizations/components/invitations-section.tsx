@@ -11,7 +11,7 @@ import { useResource } from '../hooks/use-resource';
 import { InvitationsList } from './invitations-list';
 import { InviteForm, type InviteErrors } from './invite-form';
 import { InviteResult } from './invite-result';
-import { ErrorMessage, LoadingStatus } from './status-message';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
 
 /** For owners and org admins: invite people, and see or revoke the invitations still pending. */
 export function InvitationsSection({ organization }: { organization: Organization }) {

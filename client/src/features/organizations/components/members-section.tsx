@@ -12,7 +12,7 @@ import type { MemberRole, Membership, Organization } from '../api/types';
 import { updateMember } from '../api/update-member';
 import { useMembers } from '../hooks/use-members';
 import { MembersList } from './members-list';
-import { ErrorMessage, LoadingStatus } from './status-message';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
 
 type MembersSectionProps = {
   organization: Organization;

@@ -1,25 +1,6 @@
-import { LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
-
-/** A spinner and what is loading, read out politely. */
-export function LoadingStatus({ children }: { children: string }) {
-  return (
-    <p role="status" className="flex items-center gap-2 text-ink-700">
-      <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
-      {children}
-    </p>
-  );
-}
-
-export function ErrorMessage({ children }: { children: string }) {
-  return (
-    <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
-      {children}
-    </p>
-  );
-}
 
 /** What a visitor sees instead of an account page: a way to sign in and come back here. */
 export function SignInPrompt({ returnTo }: { returnTo: string }) {

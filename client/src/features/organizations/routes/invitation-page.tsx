@@ -11,7 +11,7 @@ import { acceptInvitation } from '../api/accept-invitation';
 import { getInvitation } from '../api/get-invitation';
 import { failureMessage, statusOf } from '../api/request';
 import type { InvitationDetails } from '../api/types';
-import { ErrorMessage, LoadingStatus } from '../components/status-message';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
 import { useResource } from '../hooks/use-resource';
 import { formatDate, KIND_LABELS, roleWithArticle } from '../utils/labels';
 

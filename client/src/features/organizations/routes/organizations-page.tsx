@@ -13,7 +13,8 @@ import { listOrganizations } from '../api/list-organizations';
 import { failureMessage, fieldErrorsOf, statusOf } from '../api/request';
 import { OrganizationForm } from '../components/organization-form';
 import { OrganizationList } from '../components/organization-list';
-import { ErrorMessage, LoadingStatus, SignInPrompt } from '../components/status-message';
+import { ErrorMessage, LoadingStatus } from '@/components/status-messages';
+import { SignInPrompt } from '../components/status-message';
 import { useResource } from '../hooks/use-resource';
 import { organizationFieldErrors, validateOrganization, type OrganizationErrors, type OrganizationField, type OrganizationValues } from '../utils/organization-form';
 
