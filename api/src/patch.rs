@@ -1,6 +1,11 @@
 //! A field of a partial update: left out, cleared with `null`, or set.
 
-use serde::{Deserialize, Deserializer};
+use std::{fmt, marker::PhantomData};
+
+use serde::{
+    Deserialize, Deserializer,
+    de::{self, MapAccess, Visitor, value::MapAccessDeserializer},
+};
 
 /// What a partial update does to one optional field. Deserialised with `#[serde(default)]`
 /// on the field's struct, a missing key is [`Patch::Unchanged`] and `null` is [`Patch::Clear`].
@@ -16,6 +21,46 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(Option::<T>::deserialize(deserializer)?.map_or(Self::Clear, Self::Set))
     }
+}
+
+/// A nested form's field (`#[serde(deserialize_with = "object_or_null")]`): a JSON object, or
+/// null or left out for none. serde alone would also read an array as the fields in their
+/// order (`[true, false]`), which no client means.
+///
+/// # Errors
+/// Anything but an object or null.
+pub fn object_or_null<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct ObjectOrNull<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrNull<T> {
+        type Value = Option<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object or null")
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D2: Deserializer<'de>>(self, deserializer: D2) -> Result<Self::Value, D2::Error> {
+            deserializer.deserialize_map(self)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map)).map(Some)
+        }
+    }
+
+    deserializer.deserialize_option(ObjectOrNull(PhantomData))
 }
 
 #[cfg(test)]
@@ -34,5 +79,31 @@ mod tests {
         assert_eq!(parse("{}"), Patch::Unchanged);
         assert_eq!(parse(r#"{"bio":null}"#), Patch::Clear);
         assert_eq!(parse(r#"{"bio":"hi"}"#), Patch::Set("hi".to_owned()));
+    }
+
+    #[derive(Deserialize, Default, Debug, PartialEq)]
+    #[serde(default)]
+    struct Outer {
+        #[serde(deserialize_with = "object_or_null")]
+        inner: Option<Form2>,
+    }
+
+    #[derive(Deserialize, Default, Debug, PartialEq)]
+    #[serde(default)]
+    struct Form2 {
+        on: Option<bool>,
+    }
+
+    #[test]
+    fn a_nested_form_is_an_object_or_null_never_an_array() {
+        let parse = |json: &str| serde_json::from_str::<Outer>(json).map(|o| o.inner);
+        assert_eq!(parse("{}").unwrap(), None);
+        assert_eq!(parse(r#"{"inner":null}"#).unwrap(), None);
+        assert_eq!(
+            parse(r#"{"inner":{"on":true}}"#).unwrap(),
+            Some(Form2 { on: Some(true) })
+        );
+        let refused = parse(r#"{"inner":[true]}"#).unwrap_err().to_string();
+        assert!(refused.contains("an object or null"), "{refused}");
     }
 }

@@ -18,8 +18,8 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
-static COUNTRY_CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\+\d{1,3}$").expect("valid regex"));
-static PHONE_DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{6,14}$").expect("valid regex"));
+static COUNTRY_CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\+[0-9]{1,3}$").expect("valid regex"));
+static PHONE_DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[0-9]{6,14}$").expect("valid regex"));
 
 fn present(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())

@@ -1,6 +1,6 @@
 //! Profile update: every field of the user but email, role and status.
 
-use crate::patch::Patch;
+use crate::patch::{Patch, object_or_null};
 use chrono::{Datelike, NaiveDate, Utc};
 use entity::users;
 use sea_orm::{ActiveModelTrait, Set};
@@ -44,6 +44,7 @@ pub struct NotificationsForm {
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PreferencesForm {
+    #[serde(deserialize_with = "object_or_null")]
     pub notifications: Option<NotificationsForm>,
     /// light or dark.
     pub theme: Option<String>,
@@ -61,8 +62,11 @@ pub struct ProfileForm {
     pub website: Patch<String>,
     /// A past date, `YYYY-MM-DD`.
     pub born: Patch<String>,
+    #[serde(deserialize_with = "object_or_null")]
     pub social: Option<SocialForm>,
+    #[serde(deserialize_with = "object_or_null")]
     pub address: Option<AddressForm>,
+    #[serde(deserialize_with = "object_or_null")]
     pub preferences: Option<PreferencesForm>,
 }
 

@@ -8,7 +8,10 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{object, ok, operation, session_data, sign_in_data, string, user_data},
+    openapi::{
+        email, new_password, object, ok, operation, password, reset_rule_password, secret, session_data,
+        sign_in_data, string, text, user_data,
+    },
     routes::Routes,
 };
 use crate::{
@@ -34,31 +37,34 @@ use crate::{
 /// The routes of accounts: path, handler and OpenAPI entry.
 pub fn routes() -> Routes {
     let role = || json!({ "enum": ["career", "campus", "hire"] });
-    let email = || object(&[("email", string())], &["email"]);
+    let email_only = || object(&[("email", email())], &["email"]);
+    let country_code = || json!({ "type": "string", "pattern": "^\\+[0-9]{1,3}$" });
+    let phone = || json!({ "type": "string", "pattern": "^[0-9]{6,14}$", "description": "The digits after the country code" });
+    let id_token = || json!({ "type": "string", "minLength": 1, "pattern": "\\S" });
     let signed_out = ("401", "Session expired or unauthorized");
     let confirm_first = ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first");
     let too_many_failures = ("429", "Too many failed sign-in attempts");
     Routes::new()
         .post("/auth/register", register, operation("Register an account (pending until its email is verified)")
-            .body(object(&[("name", string()), ("email", string()), ("countryCode", string()), ("phone", string()), ("password", string()), ("role", role())], &["name", "email", "countryCode", "phone", "password", "role"]))
+            .body(object(&[("name", text(100)), ("email", email()), ("countryCode", country_code()), ("phone", phone()), ("password", new_password()), ("role", role())], &["name", "email", "countryCode", "phone", "password", "role"]))
             .answers(("201", ok("Registered successfully", Some(user_data()))), &[("400", "Field errors"), ("409", "An account with this email already exists")]))
         .post("/auth/send-otp-email", send_otp_email, operation("Mail a verification code")
-            .body(email())
+            .body(email_only())
             .answers(("200", ok("OTP sent to your email", None)), &[("400", "Field errors"), ("429", "Within the 60 s cooldown (Retry-After)")]))
         .post("/auth/verify-otp-email", verify_otp_email, operation("Verify the email with its code and sign in")
-            .body(object(&[("email", string()), ("otp", string())], &["email", "otp"]))
+            .body(object(&[("email", email()), ("otp", json!({ "type": "string", "pattern": "^[0-9]{4,32}$" }))], &["email", "otp"]))
             .answers(("200", ok("Email verified successfully!", Some(session_data()))), &[("400", "Invalid OTP"), ("410", "OTP expired. Please request a new one."), ("429", "Too many wrong codes")]))
         .post("/auth/login", login, operation("Sign in with email and password")
-            .body(object(&[("email", string()), ("password", string())], &["email", "password"]))
+            .body(object(&[("email", email()), ("password", password())], &["email", "password"]))
             .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Field errors"), ("401", "Invalid email or password"), ("403", "Please verify your email before signing in"), too_many_failures]))
         .post("/auth/login/two-factor", login_two_factor, operation("Complete a sign-in that asked for two-factor, with an authenticator code or an unused recovery code")
-            .body(object(&[("challenge", string()), ("code", string())], &["challenge", "code"]))
+            .body(object(&[("challenge", secret()), ("code", secret())], &["challenge", "code"]))
             .answers(("200", ok("Logged in successfully", Some(session_data()))), &[("400", "Invalid code, or field errors"), ("410", "The challenge is unknown, used or expired"), ("429", "Too many wrong codes, or too many failed sign-in attempts")]))
         .post("/auth/google-login", google_login, operation("Sign in with a Google ID token")
-            .body(object(&[("idToken", string())], &["idToken"]))
+            .body(object(&[("idToken", id_token())], &["idToken"]))
             .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("401", "Invalid Google token"), ("404", "No account found for this Google email. Please register first.")]))
         .post("/auth/google-register", google_register, operation("Register with a Google ID token (or sign in when the account exists: 200)")
-            .body(object(&[("idToken", string()), ("role", role())], &["idToken", "role"]))
+            .body(object(&[("idToken", id_token()), ("role", role())], &["idToken", "role"]))
             .answers(("201", ok("Registered successfully", Some(sign_in_data()))), &[("400", "Bad role"), ("401", "Invalid Google token")]))
         .post("/auth/logout", logout, operation("End this session and clear the cookie (idempotent)")
             .answers(("200", ok("Logged out successfully", None)), &[]))
@@ -66,32 +72,32 @@ pub fn routes() -> Routes {
             .signed_in()
             .answers(("200", ok("Signed in", Some(user_data()))), &[signed_out]))
         .post("/auth/forgot-password", forgot_password, operation("Mail a reset link when the account exists (same answer either way)")
-            .body(email())
+            .body(email_only())
             .answers(("200", ok("If an account exists for this email, a reset link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
         .post("/auth/magic-link", request_magic_link, operation("Mail a sign-in link when the account exists (same answer either way)")
-            .body(email())
+            .body(email_only())
             .answers(("200", ok("If an account exists for this email, a sign-in link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
         .post("/auth/magic-link/{token}", sign_in_with_magic_link, operation("Sign in with a sign-in link's token, once; it verifies the email")
-            .path_param("token")
+            .token_param("token")
             .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Sign-in link is invalid"), ("403", "This account has been suspended"), ("410", "Sign-in link has expired")]))
         .post("/auth/reset-password/{token}", reset_password, operation("Set a new password with a reset link's token; every session ends")
-            .path_param("token")
-            .body(object(&[("password", string())], &["password"]))
+            .token_param("token")
+            .body(object(&[("password", reset_rule_password())], &["password"]))
             .answers(("200", ok("Password reset successfully", None)), &[("400", "Reset link is invalid, or the password rule"), ("410", "Reset link has expired")]))
         .post("/auth/reauthenticate", reauthenticate, operation("Confirm it's you (password or second-factor code) before a sensitive change")
             .signed_in()
-            .body(object(&[("password", string()), ("code", string())], &[]))
+            .body(json!({ "type": "object", "properties": { "password": password(), "code": secret() }, "anyOf": [{ "required": ["password"] }, { "required": ["code"] }] }))
             .answers(("200", ok("Thanks, it's you", None)), &[("400", "Field errors"), signed_out, ("429", "Too many failed attempts")]))
         .get("/users/profile", me, operation("The signed-in account's profile")
             .signed_in()
             .answers(("200", ok("The profile", Some(user_data()))), &[signed_out]))
         .put("/users/profile", update_profile, operation("Change the profile (not email, role or status); fields left out stay")
             .signed_in()
-            .body(json!({ "$ref": "#/components/schemas/ProfileUpdate" }))
+            .optional_body(json!({ "$ref": "#/components/schemas/ProfileUpdate" }))
             .answers(("200", ok("Profile updated", Some(user_data()))), &[("400", "Field errors"), signed_out]))
         .put("/users/password", change_password, operation("Change the password (the reset rule); every other session ends, this one stays")
             .signed_in()
-            .body(object(&[("currentPassword", string()), ("password", string()), ("confirmPassword", string())], &["password", "confirmPassword"]))
+            .body(object(&[("currentPassword", password()), ("password", reset_rule_password()), ("confirmPassword", reset_rule_password())], &["password", "confirmPassword"]))
             .answers(("200", ok("Password changed", None)), &[("400", "Field errors, or Current password is incorrect"), signed_out, ("403", "REAUTHENTICATION_REQUIRED: a first password needs a recent sign-in"), too_many_failures]))
         .get("/users/sessions", list_sessions, operation("The signed-in account's live sessions, this one first")
             .signed_in()
@@ -108,15 +114,15 @@ pub fn routes() -> Routes {
             .answers(("200", ok("The secret", Some(object(&[("setup", object(&[("secret", string()), ("otpauthUri", string())], &["secret", "otpauthUri"]))], &["setup"])))), &[signed_out, confirm_first, ("409", "Two-factor sign-in is already on")]))
         .post("/users/two-factor/confirm", two_factor_confirm, operation("Turn two-factor on with a first code; answers with ten recovery codes, shown once")
             .signed_in()
-            .body(object(&[("code", string())], &["code"]))
+            .body(object(&[("code", secret())], &["code"]))
             .answers(("200", ok("Two-factor sign-in is on", Some(object(&[("recoveryCodes", json!({ "type": "array", "items": string() }))], &["recoveryCodes"])))), &[("400", "Invalid code, or setup not started"), signed_out, ("409", "Two-factor sign-in is already on"), too_many_failures]))
         .post("/users/two-factor/disable", two_factor_disable, operation("Turn two-factor off with the password and a code")
             .signed_in()
-            .body(object(&[("password", string()), ("code", string())], &["code"]))
+            .body(object(&[("password", password()), ("code", secret())], &["code"]))
             .answers(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), signed_out, confirm_first, too_many_failures]))
         .delete("/users/{id}", delete_user, operation("Delete an account: your own, or any as an admin")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("Account deleted", None)), &[("401", "Not signed in"), ("403", "Not yours, or REAUTHENTICATION_REQUIRED: confirm it's you first"), ("404", "User not found")]))
 }
 

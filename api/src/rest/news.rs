@@ -12,7 +12,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply, data_json},
     input::Input,
-    openapi::{item_data, nullable_string, object, ok, operation},
+    openapi::{cursor_param, item_data, limit_param, nullable_string, object, ok, operation, text},
     routes::Routes,
 };
 use crate::{
@@ -28,40 +28,41 @@ use crate::{
 
 /// The routes of news: path, handler and OpenAPI entry.
 pub fn routes() -> Routes {
-    let fields = || {
+    // A new item needs its three texts; a change may leave any field out.
+    let fields = |required: &[&str]| {
         object(
             &[
-                ("title", json!({ "type": "string", "maxLength": 200 })),
-                ("summary", json!({ "type": "string", "maxLength": 500 })),
-                ("body", json!({ "type": "string", "maxLength": 20000 })),
+                ("title", text(200)),
+                ("summary", text(500)),
+                ("body", text(20000)),
                 ("imageUrl", nullable_string()),
                 ("published", json!({ "type": "boolean" })),
             ],
-            &[],
+            required,
         )
     };
     let admins_only = ("403", "Only admins can manage news");
     let not_found = ("404", "News item not found");
     Routes::new()
         .get("/news", list, operation("Published news, newest first (drafts too for admins)")
-            .param(json!({ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 50, "default": 20 } }))
-            .param(json!({ "name": "cursor", "in": "query", "schema": { "type": "string" } }))
+            .param(limit_param(20, 50))
+            .param(cursor_param())
             .answers(("200", ok("A page", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/NewsItem" } })), ("nextCursor", nullable_string())], &["items", "nextCursor"])))), &[("400", "Bad limit or cursor")]))
         .post("/news", create, operation("Create a news item (admins)")
             .signed_in()
-            .body(fields())
+            .body(fields(&["title", "summary", "body"]))
             .answers(("201", ok("News item created", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), admins_only]))
         .get("/news/{id}", item, operation("One news item")
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("The item", Some(item_data()))), &[not_found]))
         .put("/news/{id}", update, operation("Change a news item (admins); fields left out stay")
             .signed_in()
-            .path_param("id")
-            .body(fields())
+            .id_param("id")
+            .optional_body(fields(&[]))
             .answers(("200", ok("News item updated", Some(item_data()))), &[("400", "Field errors"), ("401", "Not signed in"), admins_only, not_found]))
         .delete("/news/{id}", remove, operation("Delete a news item (admins)")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("News item deleted", None)), &[("401", "Not signed in"), admins_only, not_found]))
 }
 

@@ -26,6 +26,15 @@ impl Operation {
         self
     }
 
+    /// A JSON body whose fields are all optional, which may also be left out (it changes nothing).
+    pub fn optional_body(mut self, schema: Value) -> Self {
+        self.0.insert(
+            "requestBody".to_owned(),
+            json!({ "required": false, "content": { "application/json": { "schema": schema } } }),
+        );
+        self
+    }
+
     /// It needs a session: the bearer token or the cookie.
     pub fn signed_in(mut self) -> Self {
         self.0
@@ -35,7 +44,22 @@ impl Operation {
 
     /// A `{name}` segment of its path.
     pub fn path_param(self, name: &str) -> Self {
-        self.param(json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } }))
+        self.path_param_of(name, json!({ "type": "string" }))
+    }
+
+    /// A `{name}` segment of its path that is an id (a UUID).
+    pub fn id_param(self, name: &str) -> Self {
+        self.path_param_of(name, json!({ "type": "string", "format": "uuid" }))
+    }
+
+    /// A `{name}` segment of its path that is a token this server issued.
+    pub fn token_param(self, name: &str) -> Self {
+        self.path_param_of(name, secret())
+    }
+
+    /// A `{name}` segment of its path, of this schema.
+    pub fn path_param_of(self, name: &str, schema: Value) -> Self {
+        self.param(json!({ "name": name, "in": "path", "required": true, "schema": schema }))
     }
 
     /// A parameter of any kind (a query string's).
@@ -52,7 +76,12 @@ impl Operation {
 
     /// An optional parameter of the query string.
     pub fn query_param(self, name: &str, description: &str) -> Self {
-        self.param(json!({ "name": name, "in": "query", "required": false, "description": description, "schema": { "type": "string" } }))
+        self.query_param_of(name, description, string())
+    }
+
+    /// An optional parameter of the query string, of this schema.
+    pub fn query_param_of(self, name: &str, description: &str, schema: Value) -> Self {
+        self.param(json!({ "name": name, "in": "query", "required": false, "description": description, "schema": schema }))
     }
 
     /// Its success (status and envelope) and the failures particular to it.
@@ -73,6 +102,59 @@ impl Operation {
 
 pub fn string() -> Value {
     json!({ "type": "string" })
+}
+
+/// A field the server trims: something besides spaces, at most `max` characters.
+pub fn text(max: usize) -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
+}
+
+/// `schema`, or null.
+pub fn or_null(mut schema: Value) -> Value {
+    if let Some(kind) = schema.get_mut("type")
+        && let Value::String(name) = kind.clone()
+    {
+        *kind = json!([name, "null"]);
+    }
+    schema
+}
+
+/// A plain email address, as registration reads it (trimmed, at most 255 characters).
+pub fn email() -> Value {
+    json!({ "type": "string", "format": "email", "maxLength": 255 })
+}
+
+/// Something this server issued (a code, a link's token, a challenge, a ticket): present and
+/// of a size it issues. Whether it is right, only the server knows (400, 401 or 410).
+pub fn secret() -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": 512, "pattern": "\\S" })
+}
+
+/// A password at sign-in or confirmation: present; the hash decides the rest.
+pub fn password() -> Value {
+    json!({ "type": "string", "minLength": 1 })
+}
+
+/// A new password by registration's rule (the most common passwords are refused too).
+pub fn new_password() -> Value {
+    json!({ "type": "string", "minLength": 6, "maxLength": 128 })
+}
+
+/// A new password by the reset rule: 6-128 of letters, digits and @$!%*?&, a letter and a digit.
+pub fn reset_rule_password() -> Value {
+    json!({ "type": "string", "minLength": 6, "maxLength": 128, "pattern": "^[A-Za-z0-9@$!%*?&]+$",
+        "allOf": [{ "pattern": "[A-Za-z]" }, { "pattern": "[0-9]" }] })
+}
+
+/// A query string's `limit`: a whole number from 1 to `max`.
+pub fn limit_param(default: u32, max: u32) -> Value {
+    json!({ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": max, "default": default } })
+}
+
+/// A query string's `cursor`: the `nextCursor` of the page before (URL-safe base64; empty or
+/// absent for the first page).
+pub fn cursor_param() -> Value {
+    json!({ "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": "^[A-Za-z0-9_-]*$", "maxLength": 1024 } })
 }
 
 pub fn nullable_string() -> Value {
@@ -232,11 +314,20 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                     ("createdAt", json!({ "type": "string", "format": "date-time" })),
                     ("updatedAt", json!({ "type": "string", "format": "date-time" })),
                 ], &["id", "name", "email", "role", "status"]),
+                // Every field may be left out or null: either way it stays as it is.
                 "ProfileUpdate": object(&[
-                    ("name", string()), ("countryCode", string()), ("phone", string()),
-                    ("bio", nullable_string()), ("website", nullable_string()),
-                    ("born", json!({ "type": ["string", "null"], "format": "date" })),
-                    ("social", json!({ "type": "object" })), ("address", json!({ "type": "object" })), ("preferences", json!({ "type": "object" })),
+                    ("name", or_null(text(100))),
+                    ("countryCode", json!({ "type": ["string", "null"], "pattern": "^\\+[0-9]{1,3}$" })),
+                    ("phone", json!({ "type": ["string", "null"], "pattern": "^[0-9]{6,14}$", "description": "The digits after the country code" })),
+                    ("bio", json!({ "type": ["string", "null"], "maxLength": 1000 })),
+                    ("website", json!({ "type": ["string", "null"], "maxLength": 255, "pattern": "^(https?://[^\\s]+)?$" })),
+                    ("born", json!({ "type": ["string", "null"], "format": "date", "description": "A past date from 1900 on" })),
+                    ("social", or_null(object(&["github", "linkedin", "instagram", "twitter", "facebook"].map(|k| (k, json!({ "type": ["string", "null"], "maxLength": 255 }))), &[]))),
+                    ("address", or_null(object(&["street", "city", "state", "zip", "country"].map(|k| (k, json!({ "type": ["string", "null"], "maxLength": 255 }))), &[]))),
+                    ("preferences", or_null(object(&[
+                        ("notifications", or_null(object(&["email", "sms", "push"].map(|k| (k, json!({ "type": ["boolean", "null"] }))), &[]))),
+                        ("theme", json!({ "enum": ["light", "dark", null] })),
+                    ], &[]))),
                 ], &[]),
                 "Session": object(&[
                     ("id", string()),

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{nullable_string, object, ok, operation, string},
+    openapi::{cursor_param, limit_param, nullable_string, object, ok, operation, string},
     routes::Routes,
 };
 use crate::{
@@ -38,67 +38,69 @@ pub fn routes() -> Routes {
     let invitation_list =
         || json!({ "type": "array", "items": { "$ref": "#/components/schemas/Invitation" } });
     let role = || json!({ "enum": ["owner", "admin", "member"] });
+    let org_name = || json!({ "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$" });
+    let slug = || json!({ "type": "string", "pattern": "^[a-z0-9-]{3,40}$" });
     let signed_out = ("401", "Session expired or unauthorized");
     let not_found = ("404", "Not found, or not yours to see");
     let members_only = ("403", "Your role in the organization does not allow it");
     Routes::new()
         .post("/orgs", create, operation("Create an organization (Hire and Campus accounts); the caller is its owner")
             .signed_in()
-            .body(object(&[("name", string()), ("slug", string())], &["name"]))
+            .body(object(&[("name", org_name()), ("slug", slug())], &["name"]))
             .answers(("201", ok("Organization created", Some(organization()))), &[("400", "Field errors"), signed_out, ("403", "Only Hire and Campus accounts can create organizations"), ("409", "An organization with this slug already exists")]))
         .get("/orgs", list, operation("The caller's organizations, by name")
             .signed_in()
             .answers(("200", ok("The organizations", Some(object(&[("organizations", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Organization" } }))], &["organizations"])))), &[signed_out]))
         .get("/orgs/{id}", get, operation("One organization, for its members")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("The organization", Some(organization()))), &[signed_out, not_found]))
         .put("/orgs/{id}", update, operation("Rename it or change its slug (owners and org admins), or its seat limit (site admins)")
             .signed_in()
-            .path_param("id")
-            .body(object(&[("name", string()), ("slug", string()), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1 }))], &[]))
+            .id_param("id")
+            .optional_body(object(&[("name", org_name()), ("slug", slug()), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1 }))], &[]))
             .answers(("200", ok("Organization updated", Some(organization()))), &[("400", "Field errors"), signed_out, members_only, not_found, ("409", "An organization with this slug already exists")]))
         .delete("/orgs/{id}", delete, operation("Delete it with its memberships and invitations (owners)")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("Organization deleted", None)), &[signed_out, members_only, not_found]))
         .get("/orgs/{id}/members", list_members, operation("Its members: owners first, then by name")
             .signed_in()
-            .path_param("id")
-            .param(json!({ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 100, "default": 50 } }))
-            .param(json!({ "name": "cursor", "in": "query", "schema": { "type": "string" } }))
+            .id_param("id")
+            .param(limit_param(50, 100))
+            .param(cursor_param())
             .answers(("200", ok("A page", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Membership" } })), ("nextCursor", nullable_string())], &["items", "nextCursor"])))), &[("400", "Bad limit or cursor"), signed_out, not_found]))
         .put("/orgs/{id}/members/{userId}", change_role, operation("Change a member's role (owners any; org admins between member and admin)")
             .signed_in()
-            .path_param("id")
-            .path_param("userId")
+            .id_param("id")
+            .id_param("userId")
             .body(object(&[("role", role())], &["role"]))
             .answers(("200", ok("Member updated", Some(object(&[("member", json!({ "$ref": "#/components/schemas/Membership" }))], &["member"])))), &[("400", "Bad role"), signed_out, members_only, not_found, ("409", "An organization needs at least one owner")]))
         .delete("/orgs/{id}/members/{userId}", remove_member, operation("Remove a member, or leave (your own id)")
             .signed_in()
-            .path_param("id")
-            .path_param("userId")
+            .id_param("id")
+            .id_param("userId")
             .answers(("200", ok("Member removed", None)), &[signed_out, members_only, not_found, ("409", "An organization needs at least one owner")]))
         .post("/orgs/{id}/invitations", invite, operation("Invite 1-500 addresses; each gets a mail with a link valid 7 days")
             .signed_in()
-            .path_param("id")
-            .body(object(&[("emails", json!({ "type": "array", "items": string(), "minItems": 1, "maxItems": 500 })), ("role", role())], &["emails"]))
+            .id_param("id")
+            .body(object(&[("emails", json!({ "type": "array", "items": string(), "minItems": 1, "maxItems": 500, "description": "Addresses that are not well formed are skipped as invalid" })), ("role", role())], &["emails"]))
             .answers(("201", ok("Invitations sent", Some(object(&[("invitations", invitation_list()), ("skipped", json!({ "type": "array", "items": object(&[("email", string()), ("reason", json!({ "enum": ["member", "invited", "invalid"] }))], &["email", "reason"]) }))], &["invitations", "skipped"])))), &[("400", "Field errors"), signed_out, members_only, not_found, ("409", "Seat limit reached"), ("429", "Past 1,000 invitations a day")]))
         .get("/orgs/{id}/invitations", list_invitations, operation("Its pending invitations, newest first (owners and org admins)")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("The invitations", Some(object(&[("items", invitation_list())], &["items"])))), &[signed_out, members_only, not_found]))
         .delete("/orgs/{id}/invitations/{invitationId}", revoke_invitation, operation("Revoke a pending invitation")
             .signed_in()
-            .path_param("id")
-            .path_param("invitationId")
+            .id_param("id")
+            .id_param("invitationId")
             .answers(("200", ok("Invitation revoked", None)), &[signed_out, members_only, not_found]))
         .get("/invitations/{token}", show_invitation, operation("What an invitation link shows (public)")
-            .path_param("token")
+            .token_param("token")
             .answers(("200", ok("The invitation", Some(object(&[("invitation", json!({ "$ref": "#/components/schemas/InvitationDetails" }))], &["invitation"])))), &[("404", "Invitation not found"), ("410", "This invitation has expired")]))
         .post("/invitations/{token}/accept", accept_invitation, operation("Join with the invitation's role; your verified email must be the invited one")
             .signed_in()
-            .path_param("token")
+            .token_param("token")
             .answers(("200", ok("You joined {name}", Some(organization()))), &[signed_out, ("403", "This invitation is for another email address, or EMAIL_NOT_VERIFIED"), ("404", "Invitation not found"), ("410", "This invitation has expired")]))
 }
 

@@ -9,7 +9,7 @@ use super::{
     accounts::{SessionData, signed_in},
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{object, ok, operation, session_data, string},
+    openapi::{object, ok, operation, secret, session_data, string},
     routes::Routes,
 };
 use crate::{
@@ -46,24 +46,24 @@ pub fn routes() -> Routes {
             .answers(("200", ok("The creation options", Some(object(&[("options", options())], &["options"])))), &[signed_out, off, ("409", "An account can hold at most 50 passkeys")]))
         .post("/auth/passkeys/register/finish", finish_registration, operation("Finish adding a passkey with the browser's new credential")
             .signed_in()
-            .body(object(&[("name", string()), ("credential", credential())], &["credential"]))
+            .body(object(&[("name", json!({ "type": "string", "maxLength": 64 })), ("credential", credential())], &["credential"]))
             .answers(("201", ok("Passkey added", Some(passkey()))), &[("400", "Passkey could not be verified, or field errors"), signed_out, off, expired]))
         .get("/users/passkeys", list, operation("The signed-in account's passkeys, newest first")
             .signed_in()
             .answers(("200", ok("The passkeys", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Passkey" } }))], &["items"])))), &[signed_out]))
         .put("/users/passkeys/{id}", rename, operation("Rename one of your passkeys")
             .signed_in()
-            .path_param("id")
-            .body(object(&[("name", string())], &["name"]))
+            .id_param("id")
+            .body(object(&[("name", json!({ "type": "string", "maxLength": 64 }))], &["name"]))
             .answers(("200", ok("Passkey renamed", Some(passkey()))), &[("400", "Field errors"), signed_out, ("404", "Passkey not found")]))
         .delete("/users/passkeys/{id}", remove, operation("Remove one of your passkeys; it signs no one in from then on")
             .signed_in()
-            .path_param("id")
+            .id_param("id")
             .answers(("200", ok("Passkey removed", None)), &[signed_out, ("404", "Passkey not found")]))
         .post("/auth/passkeys/login/start", start_sign_in, operation("Begin a sign-in with a passkey: request options for the site's discoverable passkeys")
             .answers(("200", ok("The request options", Some(object(&[("options", options()), ("challenge", string())], &["options", "challenge"])))), &[off]))
         .post("/auth/passkeys/login/finish", finish_sign_in, operation("Sign in with a passkey: both factors, never a two-factor prompt")
-            .body(object(&[("challenge", string()), ("credential", credential())], &["challenge", "credential"]))
+            .body(object(&[("challenge", secret()), ("credential", credential())], &["challenge", "credential"]))
             .answers(("200", ok("Logged in successfully", Some(session_data()))), &[("400", "Field errors"), ("401", "Passkey not recognised"), ("403", "This account has been suspended"), off, expired]))
 }
 

@@ -9,7 +9,7 @@ use super::{
     accounts::{SignInData, UserData, first_step},
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{object, ok, operation, sign_in_data, string, user_data},
+    openapi::{object, ok, operation, secret, sign_in_data, user_data},
     routes::Routes,
 };
 use crate::{
@@ -24,14 +24,14 @@ use crate::{
 pub fn routes() -> Routes {
     let signed_out = ("401", "Session expired or unauthorized");
     let bad_ticket = ("401", "Sign-in could not be completed");
-    let ticket = || object(&[("ticket", string())], &["ticket"]);
+    let ticket = || object(&[("ticket", secret())], &["ticket"]);
     let role = || json!({ "enum": ["career", "campus", "hire"] });
     Routes::new()
         .post("/auth/oauth/login", login, operation("Sign in with a provider's ticket (LinkedIn, Microsoft, GitHub)")
             .body(ticket())
             .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[bad_ticket, ("403", "This account has been suspended"), ("404", "No account found for this {Provider} email. Please register first.")]))
         .post("/auth/oauth/register", register, operation("Register with a provider's ticket, or sign in when the identity has an account (200)")
-            .body(object(&[("ticket", string()), ("role", role())], &["ticket", "role"]))
+            .body(object(&[("ticket", secret()), ("role", role())], &["ticket", "role"]))
             .answers(("201", ok("Registered successfully (no token when the provider did not vouch for the email: verify it by code)", Some(json!({ "anyOf": [sign_in_data(), user_data()] })))), &[("400", "Bad role"), bad_ticket, ("409", "An account with this email already exists")]))
         .post("/auth/oauth/link", link, operation("Connect a provider's identity to your account")
             .signed_in()
@@ -42,7 +42,7 @@ pub fn routes() -> Routes {
             .answers(("200", ok("The identities", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Identity" } }))], &["items"])))), &[signed_out]))
         .delete("/users/identities/{provider}", disconnect, operation("Disconnect a provider, unless it is your last way in")
             .signed_in()
-            .path_param("provider")
+            .path_param_of("provider", json!({ "enum": ["google", "linkedin", "microsoft", "github"] }))
             .answers(("200", ok("{Provider} account disconnected", None)), &[signed_out, ("404", "No {Provider} account is connected"), ("409", "Add a password or another sign-in method first")]))
 }
 

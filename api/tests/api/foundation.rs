@@ -501,6 +501,54 @@ db_test! {
     }
 }
 
+/// Every string a request must carry says what an acceptable one is (a length, a pattern, a
+/// format or a list), so a client and the contract fuzzer can tell a good value from a bad one
+/// without sending it: an empty required string is invalid by the document, as by the server.
+#[tokio::test]
+async fn the_openapi_document_states_the_rules_of_every_required_string() {
+    let app = TestApp::builder(Backend::Sqlite).start().await;
+    let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+    let mut checked = 0;
+    let mut bare = Vec::new();
+    for (path, methods) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in methods.as_object().unwrap() {
+            let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+            let Some(properties) = body["properties"].as_object() else {
+                continue;
+            };
+            let required: Vec<&str> = body["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            for name in required {
+                let field = &properties[name];
+                if field["type"] != "string" {
+                    continue;
+                }
+                checked += 1;
+                // A passkey's name may be blank (it is then "Passkey"): its rule is a length.
+                let stated = field["minLength"].as_u64().is_some_and(|n| n >= 1)
+                    || field.get("maxLength").is_some()
+                    || field.get("pattern").is_some()
+                    || field.get("format").is_some();
+                if !stated {
+                    bare.push(format!("{method} {path} {name}"));
+                }
+            }
+            for param in operation["parameters"].as_array().into_iter().flatten() {
+                if param["name"] == "cursor" {
+                    assert!(
+                        param["schema"]["pattern"].is_string(),
+                        "{method} {path}: the cursor's shape"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} required strings found");
+    assert!(bare.is_empty(), "required strings with no stated rule: {bare:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_is_limited_per_route_with_retry_after() {
     let app = TestApp::builder(Backend::Sqlite)
