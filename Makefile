@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin
+.PHONY: help run run-release client-deps build-client build-server test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -23,21 +23,24 @@ build-client: client-deps
 ## The product: server + built site, SQLite in data/, mail kept for http://localhost:8080/dev/mailbox.
 # APP_ENV=local is what lets the server read the checked-in .env (a process with no APP_ENV
 # refuses to start, so a production host never picks up a stray .env).
-run: build-client
-	APP_ENV=local cargo run -p api -- serve
+# The site is installed and built while Rust compiles: they share nothing until the server starts.
+run:
+	@$(MAKE) --no-print-directory -j2 build-client build-server
+	APP_ENV=local cargo run -q -p api -- serve
 
-run-release: build-client
-	APP_ENV=local cargo run --release -p api -- serve
+run-release:
+	@$(MAKE) --no-print-directory -j2 build-client build-server CARGO_PROFILE=--release
+	APP_ENV=local cargo run -q --release -p api -- serve
 
-# Each suite in turn, timed, so the slow one is visible at the end.
-SUITES ?= lint test-rust soak fuzz examples test-client e2e
+build-server:
+	cargo build $(CARGO_PROFILE) -p api
+
+# Each suite in turn, timed, so the slow one is visible at the end. Suites joined by + run side
+# by side: the soak holds its load for a fixed minute on one PostgreSQL, which leaves the other
+# core to the client's unit tests.
+SUITES ?= lint test-rust soak+test-client examples fuzz e2e
 test: test-deps
-	@times=""; for suite in $(SUITES); do \
-		started=$$(date +%s); \
-		$(MAKE) --no-print-directory $$suite || { echo "make test: $$suite failed after $$(( $$(date +%s) - started )) s"; exit 1; }; \
-		times="$$times$$(printf '  %-12s %5d s' $$suite $$(( $$(date +%s) - started )))\n"; \
-	done; \
-	echo "make test: every suite passed"; printf "$$times"
+	@./scripts/run-suites.sh $(SUITES)
 
 test-deps:
 	./scripts/test-deps.sh
@@ -74,8 +77,8 @@ e2e: build-client
 	cargo test --workspace --no-run -q
 	npm --prefix client run e2e
 
-## Hot calls, hashing and memory beside the peer; organizations at size; then Lighthouse on the
-## five public routes.
+## Hot calls, hashing and memory beside the peer; organizations at size; the admin console; then
+## Lighthouse on the five public routes.
 bench: build-client
 	./bench/run.sh
 	$(MAKE) --no-print-directory bench-organizations
