@@ -406,7 +406,7 @@ async fn id_token(
     let key = keys::current(&ctx.db, &ctx.vault, keys::RS256).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
-    let token = match &key {
+    let token = match key.as_ref() {
         SigningKey::Rsa(key) => TalentIdToken::new(
             claims,
             key,
