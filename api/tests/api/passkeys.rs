@@ -432,3 +432,25 @@ db_test! {
         json_of(app.post("/api/auth/passkeys/login/start", json!({})).await, StatusCode::OK).await;
     }
 }
+
+db_test! {
+    async fn twenty_finishes_of_one_sign_in_at_once_open_one_session(app: TestApp) using on_the_site; {
+        let token = app.signed_up("race@example.com").await;
+        let mut device = Device::new();
+        json_of(add(&app, &token, &mut device, "Laptop").await, StatusCode::CREATED).await;
+        let before = app.count("SELECT COUNT(*) FROM sessions").await;
+
+        // One assertion, sent twenty times at once: the ceremony is taken before any check,
+        // so one request signs in and the other nineteen find nothing to finish.
+        let (options, challenge) = start_sign_in(&app).await;
+        let assertion = device.get(&options);
+        let answers = futures::future::join_all((0..20).map(|_| finish(&app, &challenge, &assertion))).await;
+        let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(
+            statuses.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::UNAUTHORIZED),
+            "{statuses:?}"
+        );
+        assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, before + 1);
+    }
+}

@@ -331,3 +331,47 @@ providers_test! {
         assert_eq!(reused["errors"][0]["message"], "Sign-in could not be completed");
     }
 }
+
+providers_test! {
+    async fn twenty_spends_of_one_ticket_at_once_open_one_session_and_deletion_takes_the_identity(app, idp) {
+        idp.sign_in_as(who("777", "race@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        let body = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        let session = body["data"]["token"].as_str().unwrap().to_owned();
+        let user_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
+
+        let t = ticket(&app, "github", "intent=login").await;
+        let before = app.count("SELECT COUNT(*) FROM sessions").await;
+        let answers = futures::future::join_all(
+            (0..20).map(|_| app.post("/api/auth/oauth/login", json!({ "ticket": t }))),
+        )
+        .await;
+        let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(
+            statuses.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::UNAUTHORIZED),
+            "{statuses:?}"
+        );
+        assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, before + 1);
+
+        // A form on another site cannot spend a ticket: it can only send text/plain.
+        let cross_site = app
+            .client
+            .post(app.url("/api/auth/oauth/login"))
+            .header("content-type", "text/plain")
+            .header("origin", "https://evil.example")
+            .body(format!("{{\"ticket\":\"{t}\"}}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(cross_site.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+        // Deleting the account takes its identity: the same GitHub account registers anew.
+        json_of(app.delete_as(&session, &format!("/api/users/{user_id}")).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities").await, 0);
+        idp.sign_in_as(who("777", "race@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        let again = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        assert_ne!(again["data"]["user"]["id"], user_id);
+    }
+}
