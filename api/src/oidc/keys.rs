@@ -26,11 +26,11 @@ use openidconnect::{
     },
 };
 use rand::{RngCore, rngs::OsRng};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
 };
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use super::ACCESS_TTL;
 use crate::{
@@ -72,11 +72,19 @@ impl Vault {
     /// The key of `row`, opened and parsed once per key id.
     fn signing_key(&self, row: &signing_keys::Model) -> Result<Arc<SigningKey>> {
         let opened = |map: &HashMap<String, Arc<SigningKey>>| map.get(&row.kid).cloned();
-        if let Some(key) = opened(&self.opened.lock().unwrap_or_else(std::sync::PoisonError::into_inner)) {
+        if let Some(key) = opened(
+            &self
+                .opened
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ) {
             return Ok(key);
         }
         let key = Arc::new(SigningKey::from_row(row, self)?);
-        let mut map = self.opened.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut map = self
+            .opened
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if map.len() >= MAX_OPENED {
             map.clear();
         }
