@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client build-server test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin
+.PHONY: help run run-release client-deps build-client build-server test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -77,12 +77,13 @@ e2e: build-client
 	cargo test --workspace --no-run -q
 	npm --prefix client run e2e
 
-## Hot calls, hashing and memory beside the peer; organizations at size; the admin console; then
-## Lighthouse on the five public routes.
+## Hot calls, hashing and memory beside the peer; organizations at size; the admin console; the
+## OpenID token endpoint beside oidc-provider; then Lighthouse on the five public routes.
 bench: build-client
 	./bench/run.sh
 	$(MAKE) --no-print-directory bench-organizations
 	$(MAKE) --no-print-directory bench-admin
+	$(MAKE) --no-print-directory bench-token
 	./bench/lighthouse.sh
 
 ## The members page and a 500-address invitation: 10 members against 10,000 (both databases).
@@ -94,6 +95,11 @@ bench-organizations:
 bench-admin:
 	DATABASE=sqlite ./bench/admin.sh
 	DATABASE=postgres ./bench/admin.sh
+
+## The OpenID token endpoint (code exchange with PKCE, refresh rotation) beside oidc-provider,
+## same RS256 key, ours on both databases and the peer in one run.
+bench-token:
+	./bench/token.sh
 
 ## Lighthouse (mobile, Debian's Chromium) on /, /login, /register, /platforms/hire and /about.
 bench-lighthouse: build-client

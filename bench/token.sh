@@ -1,0 +1,450 @@
+#!/usr/bin/env bash
+# The OpenID Provider's token endpoint beside panva's oidc-provider (bench/peers/oidc-provider,
+# the most used OpenID Provider library for Node), in one run on this machine: our release
+# server on SQLite and on PostgreSQL, then the peer, each loaded with wrk at CONNS connections
+# for DUR seconds with
+#   1. the authorization-code exchange: grant_type=authorization_code, PKCE S256, a
+#      confidential client authenticated with client_secret_basic, a fresh code per request;
+#   2. refresh-token rotation: grant_type=refresh_token, a fresh refresh token per request
+#      (rotation makes each one single-use).
+# Both sides sign their ID tokens RS256 with the same 2048-bit RSA key (made here, given to
+# our server as its signing key and to the peer as its JWKS, same kid) and put the same claims
+# in them (scope `openid email profile`). Prints one table with requests/s, p50, p99, the CPU
+# each answer cost the server (and PostgreSQL, which shares the two cores) and the ratios
+# ours/peer; asserts nothing on timing, but stops when any answer is not 2xx (a failed exchange
+# is fast, and would pass for speed) or a pool of codes or tokens ran out.
+#   bench/token.sh                           # both databases and the peer (~7 min); make bench-token
+#   DATABASES=sqlite PEER=0 bench/token.sh   # ours on SQLite only
+#   DATABASES= bench/token.sh                # the peer alone
+#   CONNS="16" DUR=5 bench/token.sh          # one connection count, shorter runs
+#
+# Codes and refresh tokens are minted before each run, by a real authorize request each (and,
+# for refresh tokens, a real exchange): ours at GET /oauth2/authorize with a signed-in
+# session's bearer token, the peer at GET /auth with its session cookie (its one login per
+# account goes through an interaction, see server.mjs). A code lives 60 s on both sides, so a
+# pool of codes is minted right before the run that uses it; wrk takes them one per request
+# and never reuses one. A pool that runs out voids the run (wrk divides by the whole duration):
+# it is minted again, twice as large, and the run repeated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+PEER_DIR="$ROOT/bench/peers/oidc-provider"
+DATABASES="${DATABASES-${DATABASE-sqlite postgres}}"  # empty: the peer alone
+PEER="${PEER:-1}"
+CONNS="${CONNS:-16 64}"
+DUR="${DUR:-10}"               # seconds a figure; minting + DUR must stay under a code's 60 s
+PROBE="${PROBE:-8000}"         # codes for the 2 s warm-up that sizes the first pool
+POOL="${POOL:-40000}"          # the first pool when the warm-up used up its codes
+SESSIONS="${SESSIONS:-8}"      # signed-in accounts the codes are spread over
+PORT="${PORT:-18200}"          # ours; the peer listens on the next port
+PEER_PORT=$((PORT + 1))
+ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# Registered on both sides and never followed: the minting reads the code from the Location.
+REDIRECT_URI="http://127.0.0.1:9/callback"
+export CARGO_TERM_COLOR=never
+export PGOPTIONS="--client-min-messages=warning"
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+command -v openssl >/dev/null || { echo "bench: openssl (the command) makes the shared RSA key" >&2; exit 1; }
+cargo build --release -q -p api
+if [ "$PEER" = 1 ] && { [ ! -d "$PEER_DIR/node_modules" ] || [ "$PEER_DIR/package-lock.json" -nt "$PEER_DIR/node_modules/.package-lock.json" ]; }; then
+  npm --prefix "$PEER_DIR" ci --no-audit --no-fund --loglevel=error
+fi
+
+work=$(mktemp -d)
+servers=()
+pg_database=""
+cleanup() {
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -n "$pg_database" ] && psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---- the shared signing key: PKCS#1 PEM, what api/src/oidc/keys.rs makes for RS256 (2048 bits).
+openssl genrsa -traditional -out "$work/key.pem" 2048 2>/dev/null
+KID="bench-$(openssl rand -hex 6)"
+
+# ---- the minting client (Python, standard library only)
+cat >"$work/mint.py" <<'PY'
+"""Codes and refresh tokens for bench/token.sh, each from a real authorize request.
+
+mint.py sign-in-peer BASE CLIENT_ID REDIRECT_URI ACCOUNT                          -> "cookie: ..."
+mint.py codes   BASE AUTH_PATH TOKEN_PATH CLIENT_ID REDIRECT_URI SESSIONS COUNT        -> bodies
+mint.py refresh BASE AUTH_PATH TOKEN_PATH CLIENT_ID REDIRECT_URI SESSIONS COUNT BASIC  -> bodies
+SESSIONS is a file of header lines ("authorization: Bearer ..." or "cookie: ..."), one a
+session; the requests go round them. Output: one token-request form body a line, in the
+order minted (codes: with the PKCE verifier of that code's own challenge).
+"""
+import base64, hashlib, http.client, http.cookiejar, json, secrets, sys, threading
+import urllib.error, urllib.parse, urllib.request
+
+THREADS = 8
+
+
+def authorize_query(client_id, redirect_uri, challenge, login_hint=None):
+    params = {
+        "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri,
+        "scope": "openid email profile", "state": secrets.token_urlsafe(12),
+        "nonce": secrets.token_urlsafe(12), "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
+    if login_hint:
+        params["login_hint"] = login_hint
+    return urllib.parse.urlencode(params)
+
+
+def pkce():
+    verifier = secrets.token_urlsafe(48)
+    digest = hashlib.sha256(verifier.encode()).digest()
+    return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def code_from(location):
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(location or "").query)
+    if "code" not in query:
+        raise SystemExit(f"mint: the authorize endpoint answered no code: {(location or '')[:300]}")
+    return query["code"][0]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def sign_in_peer(base, client_id, redirect_uri, account):
+    """The peer's interaction once (server.mjs logs in login_hint): its session cookie."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
+    url = f"{base}/auth?{authorize_query(client_id, redirect_uri, pkce()[1], account)}"
+    for _ in range(5):
+        try:
+            opener.open(url)
+            raise SystemExit("mint: the peer's sign-in did not redirect")
+        except urllib.error.HTTPError as answer:
+            if answer.code not in (302, 303):
+                raise SystemExit(f"mint: the peer's sign-in answered {answer.code}: {answer.read()[:300]}")
+            url = urllib.parse.urljoin(url, answer.headers["location"])
+        if url.startswith(redirect_uri):
+            code_from(url)
+            print("cookie: " + "; ".join(f"{c.name}={c.value}" for c in jar if c.path == "/"))
+            return
+    raise SystemExit("mint: the peer's sign-in never came back with a code")
+
+
+def mint(base, auth_path, token_path, client_id, redirect_uri, sessions, count, basic):
+    """COUNT codes (with BASIC, each exchanged for its refresh token), THREADS at a time over
+    keep-alive connections."""
+    host = urllib.parse.urlsplit(base).netloc
+    out = [None] * count
+    failure = []
+
+    def worker(start):
+        conn = http.client.HTTPConnection(host, timeout=60)
+        try:
+            for n in range(start, count, THREADS):
+                if failure:
+                    return
+                name, value = sessions[n % len(sessions)]
+                verifier, challenge = pkce()
+                conn.request("GET", f"{auth_path}?{authorize_query(client_id, redirect_uri, challenge)}",
+                             headers={name: value})
+                answer = conn.getresponse()
+                answer.read()
+                if answer.status not in (302, 303):
+                    raise SystemExit(f"mint: the authorize endpoint answered {answer.status}")
+                body = urllib.parse.urlencode({
+                    "grant_type": "authorization_code", "code": code_from(answer.headers["location"]),
+                    "redirect_uri": redirect_uri, "code_verifier": verifier})
+                if basic:
+                    conn.request("POST", token_path, body=body, headers={
+                        "authorization": f"Basic {basic}",
+                        "content-type": "application/x-www-form-urlencoded"})
+                    answer = conn.getresponse()
+                    text = answer.read()
+                    if answer.status != 200:
+                        raise SystemExit(f"mint: the token endpoint answered {answer.status}: {text[:300]}")
+                    body = urllib.parse.urlencode({
+                        "grant_type": "refresh_token", "refresh_token": json.loads(text)["refresh_token"]})
+                out[n] = body
+        except BaseException as err:  # noqa: BLE001 - the main thread reports it
+            failure.append(err)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failure:
+        raise SystemExit(f"mint: {failure[0]}")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def main():
+    what, base = sys.argv[1], sys.argv[2].rstrip("/")
+    if what == "sign-in-peer":
+        sign_in_peer(base, *sys.argv[3:6])
+        return
+    auth_path, token_path, client_id, redirect_uri, sessions_file, count = sys.argv[3:9]
+    with open(sessions_file) as lines:
+        sessions = [tuple(p.strip() for p in line.split(":", 1)) for line in lines if line.strip()]
+    basic = sys.argv[9] if what == "refresh" else None
+    mint(base, auth_path, token_path, client_id, redirect_uri, sessions, int(count), basic)
+
+
+if __name__ == "__main__":
+    main()
+PY
+
+# ---- the wrk script: one fresh body a request from <pool>.<thread>, never one twice. A thread
+# whose pool runs out stops and says so (exhausted=…), since wrk divides by the whole -d.
+wrk_script() {  # path basic pool -> script on stdout
+  cat <<LUA
+local path, basic, pool = "$1", "$2", "$3"
+local threads, thread_ix = {}, 0
+setup = function(thread)
+  thread:set("tix", thread_ix); thread_ix = thread_ix + 1
+  table.insert(threads, thread)
+end
+local bodies, n = {}, 0
+out, used = 0, 0
+init = function(args)
+  for line in io.lines(pool .. "." .. tix) do bodies[#bodies + 1] = line end
+end
+local headers = { ["authorization"] = "Basic " .. basic, ["content-type"] = "application/x-www-form-urlencoded" }
+request = function()
+  n = n + 1
+  local body = bodies[n]
+  if not body then
+    out = 1
+    wrk.thread:stop()
+    return wrk.format("GET", "/healthz")
+  end
+  used = n
+  return wrk.format("POST", path, headers, body)
+end
+done = function(summary, latency, requests)
+  local exhausted = 0
+  for _, t in ipairs(threads) do exhausted = exhausted + t:get("out") end
+  local e = summary.errors
+  io.write(string.format("RESULT requests=%d rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d exhausted=%d\n",
+    summary.requests, summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout, exhausted))
+end
+LUA
+}
+
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
+json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
+
+# CPU time (clock ticks, user + system) of a process with all its threads, and of this
+# machine's PostgreSQL processes (it shares the two cores with the server and wrk).
+process_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+database_ticks() {
+  for pid in $(pgrep -u postgres postgres); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done |
+    awk '{s += $1} END {print s + 0}'
+}
+per_request() {  # ticks-before ticks-after requests -> milliseconds of CPU per request
+  awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN{ if (n > 0) printf "%.2f", (b - a) / hz * 1000 / n; else print "" }'
+}
+
+declare -A R      # R[<side>.<grant>.<conns>] = RESULT line
+declare -A NEXT   # NEXT[<side>.<grant>] = the pool size the measured rate asks for
+declare -A PEAK   # PEAK[<side>] = the server's peak resident memory (KiB) after its runs
+
+# Mint a pool of SIZE and load it for SECS seconds: the RESULT line in $LINE.
+# side grant(code|refresh) conns secs size base auth_path token_path client_id basic sessions_file
+load_pool() {
+  local side=$1 grant=$2 conns=$3 secs=$4 size=$5 base=$6 auth=$7 token=$8 client=$9 basic=${10} sessions=${11}
+  local minted_at
+  minted_at=$(date +%s)
+  if [ "$grant" = code ]; then
+    python3 "$work/mint.py" codes "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" >"$work/pool"
+  else
+    python3 "$work/mint.py" refresh "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" "$basic" >"$work/pool"
+  fi
+  rm -f "$work"/pool.[0-9]*
+  awk -v p="$work/pool" '{ print > (p "." (NR - 1) % 2) }' "$work/pool"
+  wrk_script "$token" "$basic" "$work/pool" >"$work/run.lua"
+  echo "bench: $side $grant, $conns connections: $size minted in $(( $(date +%s) - minted_at )) s, loading for $secs s" >&2
+  local db_before="" server_before
+  [ "$side" = postgres ] && db_before=$(database_ticks)
+  server_before=$(process_ticks "$SERVER_PID")
+  LINE=$(wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency -s "$work/run.lua" "$base" | grep '^RESULT') \
+    || { echo "bench: wrk gave no result for $side $grant" >&2; exit 1; }
+  # CPU per answered request: the server's own, and PostgreSQL's beside it.
+  local requests
+  requests=$(field "$LINE" requests)
+  LINE="$LINE server_cpu_ms=$(per_request "$server_before" "$(process_ticks "$SERVER_PID")" "$requests")"
+  [ -n "$db_before" ] && LINE="$LINE db_cpu_ms=$(per_request "$db_before" "$(database_ticks)" "$requests")"
+  return 0
+}
+
+# A figure of refused exchanges is no figure: any non-2xx answer or socket error stops the run.
+require_clean() {  # what result-line
+  if [ "$(field "$2" non2xx)" != 0 ] || [ "$(field "$2" socket_errors)" != 0 ]; then
+    echo "bench: $1 failed: $2" >&2
+    echo "bench: (non2xx counts answers that were not 2xx: an expired or reused code, a refused client…)" >&2
+    exit 1
+  fi
+}
+
+# The next pool: RATE for DUR seconds, and half as much again (wrk's two threads do not share
+# the work evenly), never smaller than the last one.
+next_pool() {  # side grant rate
+  NEXT[$1.$2]=$(awk -v r="$3" -v d="$DUR" -v s="${NEXT[$1.$2]:-0}" 'BEGIN{ n = int(r * d * 1.5) + 1000; if (s > n) n = s; print n }')
+}
+
+# One measured run: a pool sized from the rate measured so far, and again twice as large if it
+# ran out. side grant conns base auth_path token_path client_id basic sessions_file
+run_pooled() {
+  local side=$1 grant=$2 conns=$3 size=${NEXT[$1.$2]:-${NEXT[$1.code]:-$POOL}}
+  shift 3
+  for _ in 1 2 3; do
+    load_pool "$side" "$grant" "$conns" "$DUR" "$size" "$@"
+    [ "$(field "$LINE" exhausted)" = 0 ] && break
+    echo "bench: $side $grant: the pool of $size ran out before $DUR s; minting twice as many" >&2
+    size=$((size * 2))
+  done
+  [ "$(field "$LINE" exhausted)" = 0 ] || { echo "bench: $side $grant at $conns connections: every pool ran out" >&2; exit 1; }
+  require_clean "$side $grant at $conns connections" "$LINE"
+  R[$side.$grant.$conns]=$LINE
+  next_pool "$side" "$grant" "$(field "$LINE" rps)"
+}
+
+# Both grants at each connection count, after a warm-up (Node's JIT, our pools and caches)
+# that also sizes the first pool: 2 s of code exchanges from a pool of PROBE codes.
+measure_side() {  # side base auth_path token_path client_id client_secret sessions_file
+  local side=$1 base=$2 auth=$3 token=$4 client=$5 secret=$6 sessions=$7 basic conns
+  basic=$(printf '%s:%s' "$client" "$secret" | base64 -w0)
+  load_pool "$side" code "${CONNS%% *}" 2 "$PROBE" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
+  require_clean "$side warm-up" "$LINE"
+  [ "$(field "$LINE" exhausted)" = 0 ] && next_pool "$side" code "$(field "$LINE" rps)"
+  for conns in $CONNS; do
+    run_pooled "$side" code "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
+    run_pooled "$side" refresh "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
+  done
+  PEAK[$side]=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
+}
+
+# ---- ours, once per database
+COMMON_ENV=(PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite"
+  JWT_SECRET=bench-secret-bench-secret-bench-secret
+  MAIN_PLATFORM_URL="http://127.0.0.1:$PORT" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
+  CAREER_PLATFORM_URL=http://localhost:8083 RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
+measure_ours() {  # database
+  local db=$1 database_url client secret n token
+  BASE="http://127.0.0.1:$PORT"
+  case "$db" in
+    sqlite) database_url="sqlite://$work/bench.db?mode=rwc"; rm -f "$work"/bench.db* ;;
+    postgres)
+      pg_database="token_bench_$$"
+      psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" -c "CREATE DATABASE $pg_database" >/dev/null
+      database_url="${ADMIN_URL%/*}/$pg_database" ;;
+    *) echo "DATABASES lists sqlite and/or postgres" >&2; exit 2 ;;
+  esac
+  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ./target/release/api migrate >/dev/null
+  # The shared key as our current RS256 key, stored in plain text: the server seals it under
+  # its key-encryption key when it starts (keys.rs, reseal_all), as for a key stored before
+  # sealing existed. No other RS256 key exists, so it is the one that signs.
+  if [ "$db" = postgres ]; then
+    psql "$database_url" -q -v kid="$KID" -v pem="$(cat "$work/key.pem")" \
+      <<<"INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (:'kid', 'RS256', :'pem', now(), NULL);"
+  else
+    python3 - "$work/bench.db" "$KID" "$work/key.pem" <<'PY'
+import datetime, sqlite3, sys
+now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (?, 'RS256', ?, ?, NULL)",
+          (sys.argv[2], open(sys.argv[3]).read(), now))
+c.commit()
+PY
+  fi
+  # A first-party confidential client (no consent screen), as `make run`'s operators make them.
+  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ./target/release/api oauth-client create \
+    --name "Token bench" --redirect-uri "$REDIRECT_URI" --first-party >"$work/client.txt" 2>/dev/null
+  client=$(sed -n 's/^client_id: //p' "$work/client.txt")
+  secret=$(sed -n 's/^client_secret: //p' "$work/client.txt")
+  ( exec env -i "${COMMON_ENV[@]}" BIND_ADDR="127.0.0.1:$PORT" DATABASE_URL="$database_url" ./target/release/api serve ) \
+    >>"$work/server-$db.log" 2>&1 &
+  SERVER_PID=$!
+  servers+=("$SERVER_PID")
+  for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+  curl -fs "$BASE/oauth2/jwks" | grep -q "\"kid\":\"$KID\"" \
+    || { echo "bench: our server does not publish the shared key $KID" >&2; cat "$work/server-$db.log" >&2; exit 1; }
+  # SESSIONS accounts, each signed in once: the codes go round their sessions.
+  for n in $(seq 1 "$SESSIONS"); do
+    json /api/auth/register "{\"name\":\"Bench\",\"email\":\"user-$n@bench.example.com\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
+  done
+  if [ "$db" = postgres ]; then psql "$database_url" -qc "UPDATE users SET email_verified = true, status = 'active'" >/dev/null
+  else python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE users SET email_verified = 1, status = 'active'\"); c.commit()" "$work/bench.db"; fi
+  : >"$work/sessions-ours"
+  for n in $(seq 1 "$SESSIONS"); do
+    token=$(json /api/auth/login "{\"email\":\"user-$n@bench.example.com\",\"password\":\"benchPass42\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
+    [[ "$token" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] || { echo "bench: user-$n could not sign in" >&2; exit 1; }
+    echo "authorization: Bearer $token" >>"$work/sessions-ours"
+  done
+  measure_side "$db" "$BASE" /oauth2/authorize /oauth2/token "$client" "$secret" "$work/sessions-ours"
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  servers=()
+  if [ "$db" = postgres ]; then psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null; pg_database=""; fi
+}
+for db in $DATABASES; do measure_ours "$db"; done
+
+# ---- the peer: oidc-provider, one Node process, in-memory storage (see server.mjs)
+if [ "$PEER" = 1 ]; then
+  # Credentials of the same shape as ours (16 and 32 random bytes, base64url).
+  peer_client=$(python3 -c 'import secrets; print(secrets.token_urlsafe(16))')
+  peer_secret=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
+  ( exec env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production PORT="$PEER_PORT" KEY_PEM="$work/key.pem" KID="$KID" \
+      CLIENT_ID="$peer_client" CLIENT_SECRET="$peer_secret" REDIRECT_URI="$REDIRECT_URI" \
+      node "$PEER_DIR/server.mjs" ) >>"$work/peer.log" 2>&1 &
+  SERVER_PID=$!
+  servers+=("$SERVER_PID")
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PEER_PORT/healthz" >/dev/null && break; sleep 0.1; done
+  curl -fs "http://127.0.0.1:$PEER_PORT/jwks" | grep -q "\"kid\":\"$KID\"" \
+    || { echo "bench: the peer does not publish the shared key $KID" >&2; cat "$work/peer.log" >&2; exit 1; }
+  : >"$work/sessions-peer"
+  for n in $(seq 1 "$SESSIONS"); do
+    python3 "$work/mint.py" sign-in-peer "http://127.0.0.1:$PEER_PORT" "$peer_client" "$REDIRECT_URI" "user-$n" >>"$work/sessions-peer"
+  done
+  measure_side peer "http://127.0.0.1:$PEER_PORT" /auth /token "$peer_client" "$peer_secret" "$work/sessions-peer"
+fi
+
+# ---- the table
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b+0 > 0) printf "%.2f×", a/b; else print "—" }'; }
+name() {
+  case "$1" in
+    postgres) echo "ours, PostgreSQL" ;;
+    sqlite) echo "ours, SQLite" ;;
+    *) echo "oidc-provider $(node -p "require('$PEER_DIR/node_modules/oidc-provider/package.json').version" 2>/dev/null)" ;;
+  esac
+}
+echo
+echo "The token endpoint beside oidc-provider — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, Node $(node --version), wrk -t2 on the same machine, RS256 (one shared 2048-bit key)"
+echo "load average at the start: $LOAD_AT_START (others' work on this machine skews the figures)"
+echo "command: DATABASES=\"$DATABASES\" PEER=$PEER CONNS=\"$CONNS\" DUR=$DUR SESSIONS=$SESSIONS bench/token.sh"
+echo
+echo "| grant | conns | server | req/s | p50 ms | p99 ms | CPU ms per request | req/s ours/peer | p99 ours/peer |"
+echo "|---|---|---|---|---|---|---|---|---|"
+sides="$DATABASES"; [ "$PEER" = 1 ] && sides="$sides peer"
+for grant in code refresh; do
+  label="authorization_code + PKCE"; [ "$grant" = refresh ] && label="refresh_token, rotated"
+  for conns in $CONNS; do
+    peer=${R[peer.$grant.$conns]:-}
+    for side in $sides; do
+      r=${R[$side.$grant.$conns]:-}
+      cpu="$(field "$r" server_cpu_ms)"
+      [ -n "$(field "$r" db_cpu_ms)" ] && cpu="$cpu + PostgreSQL $(field "$r" db_cpu_ms)"
+      if [ "$side" = peer ] || [ -z "$peer" ]; then rr="—"; pr="—"
+      else rr=$(ratio "$(field "$r" rps)" "$(field "$peer" rps)"); pr=$(ratio "$(field "$r" p99_ms)" "$(field "$peer" p99_ms)"); fi
+      echo "| $label | $conns | $(name "$side") | $(field "$r" rps) | $(field "$r" p50_ms) | $(field "$r" p99_ms) | $cpu | $rr | $pr |"
+    done
+  done
+done
+echo
+for side in $sides; do
+  echo "peak resident memory, $(name "$side"): $(( ${PEAK[$side]:-0} / 1024 )) MiB"
+done
+echo "Every run: 0 non-2xx answers, 0 socket errors, no code or token used twice (the script stops otherwise)."
