@@ -510,6 +510,22 @@ pub async fn count(db: &DatabaseConnection, sql: &str) -> i64 {
 }
 
 /// The JSON body, after checking the status.
+/// For a race of requests for one thing that can be had once: exactly one got it (200) and
+/// every other one was `refused` with this status. Returns the statuses for further checks.
+pub fn exactly_one_won(answers: &[Response], refused: StatusCode) -> Vec<StatusCode> {
+    let statuses: Vec<StatusCode> = answers.iter().map(Response::status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::OK || *s == refused),
+        "{statuses:?}"
+    );
+    statuses
+}
+
 pub async fn json_of(response: Response, status: StatusCode) -> Value {
     let actual = response.status();
     let body: Value = response.json().await.expect("a JSON body");
