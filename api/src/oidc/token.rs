@@ -9,7 +9,8 @@ use openidconnect::{
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
+    sea_query::Expr,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -189,25 +190,6 @@ async fn by_code(
         return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
     }
     let (session, user) = live_session(ctx, row.session_id).await?;
-    // Single use: the first exchange claims it; a second one revokes what the first got.
-    let claimed = oauth_codes::Entity::update_many()
-        .col_expr(oauth_codes::Column::UsedAt, Expr::value(Some(Utc::now())))
-        .filter(oauth_codes::Column::CodeHash.eq(hash))
-        .filter(oauth_codes::Column::UsedAt.is_null())
-        .exec(&ctx.db)
-        .await?;
-    if claimed.rows_affected == 0 {
-        revoke_grant(
-            ctx,
-            row.grant_id,
-            row.user_id,
-            &row.client_id,
-            Kind::AuthorizationCodeReplayed,
-            caller,
-        )
-        .await?;
-        return Err(invalid());
-    }
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
@@ -217,7 +199,22 @@ async fn by_code(
         auth_time: row.auth_time,
         nonce: row.nonce,
     };
-    issue(ctx, client, &grant, &user, Some(&code)).await
+    // Single use: the first exchange claims it; a second one revokes what the first got.
+    match issue(ctx, client, &grant, &user, Some(&code), Spent::Code(&hash)).await? {
+        Some(tokens) => Ok(tokens),
+        None => {
+            revoke_grant(
+                ctx,
+                row.grant_id,
+                row.user_id,
+                &row.client_id,
+                Kind::AuthorizationCodeReplayed,
+                caller,
+            )
+            .await?;
+            Err(invalid())
+        }
+    }
 }
 
 async fn by_refresh(
@@ -272,25 +269,6 @@ async fn by_refresh(
         None => row.scope.clone(),
     };
     let (session, user) = live_session(ctx, row.session_id).await?;
-    // Claimed last, once every check has passed.
-    let claimed = oauth_tokens::Entity::update_many()
-        .col_expr(oauth_tokens::Column::UsedAt, Expr::value(Some(Utc::now())))
-        .filter(oauth_tokens::Column::TokenHash.eq(hash))
-        .filter(oauth_tokens::Column::UsedAt.is_null())
-        .exec(&ctx.db)
-        .await?;
-    if claimed.rows_affected == 0 {
-        revoke_grant(
-            ctx,
-            row.grant_id,
-            row.user_id,
-            &row.client_id,
-            Kind::RefreshTokenReused,
-            caller,
-        )
-        .await?;
-        return Err(invalid());
-    }
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
@@ -300,15 +278,60 @@ async fn by_refresh(
         auth_time: row.auth_time,
         nonce: None,
     };
-    issue(ctx, client, &grant, &user, None).await
+    // Claimed last, once every check has passed.
+    match issue(ctx, client, &grant, &user, None, Spent::Refresh(&hash)).await? {
+        Some(tokens) => Ok(tokens),
+        None => {
+            revoke_grant(
+                ctx,
+                row.grant_id,
+                row.user_id,
+                &row.client_id,
+                Kind::RefreshTokenReused,
+                caller,
+            )
+            .await?;
+            Err(invalid())
+        }
+    }
 }
 
 fn new_token() -> String {
     tokens::random_token()
 }
 
+/// What an exchange spends: a code or a refresh token, by its hash.
+enum Spent<'a> {
+    Code(&'a str),
+    Refresh(&'a str),
+}
+
+/// Marks it used, unless another exchange did first (`false`).
+async fn spend(db: &impl ConnectionTrait, spent: &Spent<'_>) -> Result<bool, OAuthError> {
+    let now = Expr::value(Some(Utc::now()));
+    let claimed = match spent {
+        Spent::Code(hash) => {
+            oauth_codes::Entity::update_many()
+                .col_expr(oauth_codes::Column::UsedAt, now)
+                .filter(oauth_codes::Column::CodeHash.eq(*hash))
+                .filter(oauth_codes::Column::UsedAt.is_null())
+                .exec(db)
+                .await?
+        }
+        Spent::Refresh(hash) => {
+            oauth_tokens::Entity::update_many()
+                .col_expr(oauth_tokens::Column::UsedAt, now)
+                .filter(oauth_tokens::Column::TokenHash.eq(*hash))
+                .filter(oauth_tokens::Column::UsedAt.is_null())
+                .exec(db)
+                .await?
+        }
+    };
+    Ok(claimed.rows_affected == 1)
+}
+
 async fn store(
-    ctx: &Context,
+    db: &impl ConnectionTrait,
     client: &Client,
     grant: &Grant,
     kind: &str,
@@ -329,7 +352,7 @@ async fn store(
         expires_at: Set(expires_at),
         used_at: Set(None),
     }
-    .insert(&ctx.db)
+    .insert(db)
     .await
     .map_err(|err| {
         // The session was ended meanwhile (its foreign key is gone).
@@ -339,19 +362,30 @@ async fn store(
     Ok(())
 }
 
+/// Signs the ID token, then spends the code or refresh token and stores the new tokens in one
+/// transaction: the client gets both tokens and the old one is spent, or nothing changed.
+/// `None` when another exchange spent it first. Signing comes first, so no write lock is held
+/// while it runs.
 async fn issue(
     ctx: &Context,
     client: &Client,
     grant: &Grant,
     user: &users::Model,
     code: Option<&str>,
-) -> Result<TokenResponse, OAuthError> {
+    spent: Spent<'_>,
+) -> Result<Option<TokenResponse>, OAuthError> {
     let now = Utc::now();
     let access = new_token();
     let refresh = new_token();
+    let id_token = id_token(ctx, client, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
+    let txn = ctx.db.begin().await?;
+    if !spend(&txn, &spent).await? {
+        txn.rollback().await?;
+        return Ok(None);
+    }
     store(
-        ctx,
+        &txn,
         client,
         grant,
         "access",
@@ -360,7 +394,7 @@ async fn issue(
     )
     .await?;
     store(
-        ctx,
+        &txn,
         client,
         grant,
         "refresh",
@@ -368,15 +402,15 @@ async fn issue(
         (now + REFRESH_TTL).min(ends),
     )
     .await?;
-    let id_token = id_token(ctx, client, grant, user, &access, code).await?;
-    Ok(TokenResponse {
+    txn.commit().await?;
+    Ok(Some(TokenResponse {
         access_token: access,
         token_type: "Bearer",
         expires_in: ACCESS_TTL.num_seconds(),
         refresh_token: refresh,
         id_token,
         scope: grant.scope.clone(),
-    })
+    }))
 }
 
 fn issuer(ctx: &Context) -> Result<IssuerUrl, OAuthError> {
