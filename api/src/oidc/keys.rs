@@ -29,7 +29,7 @@ use rand::{RngCore, rngs::OsRng};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use std::{
     collections::HashMap,
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, MutexGuard, PoisonError},
 };
 
 use super::ACCESS_TTL;
@@ -71,25 +71,20 @@ impl Vault {
 
     /// The key of `row`, opened and parsed once per key id.
     fn signing_key(&self, row: &signing_keys::Model) -> Result<Arc<SigningKey>> {
-        let opened = |map: &HashMap<String, Arc<SigningKey>>| map.get(&row.kid).cloned();
-        if let Some(key) = opened(
-            &self
-                .opened
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        ) {
-            return Ok(key);
+        if let Some(key) = self.opened().get(&row.kid) {
+            return Ok(Arc::clone(key));
         }
         let key = Arc::new(SigningKey::from_row(row, self)?);
-        let mut map = self
-            .opened
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if map.len() >= MAX_OPENED {
-            map.clear();
+        let mut opened = self.opened();
+        if opened.len() >= MAX_OPENED {
+            opened.clear();
         }
-        map.insert(row.kid.clone(), Arc::clone(&key));
+        opened.insert(row.kid.clone(), Arc::clone(&key));
         Ok(key)
+    }
+
+    fn opened(&self) -> MutexGuard<'_, HashMap<String, Arc<SigningKey>>> {
+        self.opened.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn seal(&self, kid: &str, pem: &str) -> Result<String> {

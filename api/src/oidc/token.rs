@@ -155,7 +155,8 @@ async fn by_code(
         .filter(|c| !c.is_empty() && c.len() < 256)
         .ok_or_else(|| OAuthError::invalid_request("code is required"))?;
     let hash = tokens::sha256_hex(&code);
-    let invalid = || OAuthError::invalid_grant("The authorization code is invalid, expired or already used");
+    let spent = Spent::Code(&hash);
+    let invalid = || spent.invalid();
     let row = oauth_codes::Entity::find_by_id(hash.clone())
         .one(&ctx.db)
         .await?
@@ -166,16 +167,7 @@ async fn by_code(
         return Err(invalid());
     }
     if row.used_at.is_some() {
-        revoke_grant(
-            ctx,
-            row.grant_id,
-            row.user_id,
-            &row.client_id,
-            Kind::AuthorizationCodeReplayed,
-            caller,
-        )
-        .await?;
-        return Err(invalid());
+        return Err(refuse_replay(ctx, client, &spent, row.grant_id, row.user_id, caller).await);
     }
     if row.expires_at <= Utc::now() {
         return Err(invalid());
@@ -200,21 +192,7 @@ async fn by_code(
         nonce: row.nonce,
     };
     // Single use: the first exchange claims it; a second one revokes what the first got.
-    match issue(ctx, client, &grant, &user, Some(&code), Spent::Code(&hash)).await? {
-        Some(tokens) => Ok(tokens),
-        None => {
-            revoke_grant(
-                ctx,
-                row.grant_id,
-                row.user_id,
-                &row.client_id,
-                Kind::AuthorizationCodeReplayed,
-                caller,
-            )
-            .await?;
-            Err(invalid())
-        }
-    }
+    issue(ctx, client, &grant, &user, Some(&code), &spent, caller).await
 }
 
 async fn by_refresh(
@@ -228,7 +206,8 @@ async fn by_refresh(
         .filter(|t| !t.is_empty() && t.len() < 256)
         .ok_or_else(|| OAuthError::invalid_request("refresh_token is required"))?;
     let hash = tokens::sha256_hex(&presented);
-    let invalid = || OAuthError::invalid_grant("The refresh token is invalid, expired or revoked");
+    let spent = Spent::Refresh(&hash);
+    let invalid = || spent.invalid();
     let row = oauth_tokens::Entity::find_by_id(hash.clone())
         .filter(oauth_tokens::Column::Kind.eq("refresh"))
         .one(&ctx.db)
@@ -240,16 +219,7 @@ async fn by_refresh(
     // Rotation: each refresh token works once; a second use means it was stolen (or the
     // client is broken), and the whole grant is revoked.
     if row.used_at.is_some() {
-        revoke_grant(
-            ctx,
-            row.grant_id,
-            row.user_id,
-            &row.client_id,
-            Kind::RefreshTokenReused,
-            caller,
-        )
-        .await?;
-        return Err(invalid());
+        return Err(refuse_replay(ctx, client, &spent, row.grant_id, row.user_id, caller).await);
     }
     if row.expires_at <= Utc::now() {
         return Err(invalid());
@@ -279,21 +249,7 @@ async fn by_refresh(
         nonce: None,
     };
     // Claimed last, once every check has passed.
-    match issue(ctx, client, &grant, &user, None, Spent::Refresh(&hash)).await? {
-        Some(tokens) => Ok(tokens),
-        None => {
-            revoke_grant(
-                ctx,
-                row.grant_id,
-                row.user_id,
-                &row.client_id,
-                Kind::RefreshTokenReused,
-                caller,
-            )
-            .await?;
-            Err(invalid())
-        }
-    }
+    issue(ctx, client, &grant, &user, None, &spent, caller).await
 }
 
 fn new_token() -> String {
@@ -304,6 +260,40 @@ fn new_token() -> String {
 enum Spent<'a> {
     Code(&'a str),
     Refresh(&'a str),
+}
+
+impl Spent<'_> {
+    /// The refusal for one that is unknown, expired, another client's or already used.
+    fn invalid(&self) -> OAuthError {
+        OAuthError::invalid_grant(match self {
+            Self::Code(_) => "The authorization code is invalid, expired or already used",
+            Self::Refresh(_) => "The refresh token is invalid, expired or revoked",
+        })
+    }
+
+    /// What presenting it a second time is recorded as.
+    fn replay(&self) -> Kind {
+        match self {
+            Self::Code(_) => Kind::AuthorizationCodeReplayed,
+            Self::Refresh(_) => Kind::RefreshTokenReused,
+        }
+    }
+}
+
+/// A code or refresh token presented after it was spent (stolen, or a broken client): the
+/// whole grant is revoked, and the answer is the refusal an unknown one gets.
+async fn refuse_replay(
+    ctx: &Context,
+    client: &Client,
+    spent: &Spent<'_>,
+    grant_id: Uuid,
+    user_id: Uuid,
+    caller: &ClientInfo,
+) -> OAuthError {
+    match revoke_grant(ctx, grant_id, user_id, &client.client_id, spent.replay(), caller).await {
+        Ok(()) => spent.invalid(),
+        Err(err) => err,
+    }
 }
 
 /// Marks it used, unless another exchange did first (`false`).
@@ -364,25 +354,26 @@ async fn store(
 
 /// Signs the ID token, then spends the code or refresh token and stores the new tokens in one
 /// transaction: the client gets both tokens and the old one is spent, or nothing changed.
-/// `None` when another exchange spent it first. Signing comes first, so no write lock is held
-/// while it runs.
+/// When another exchange spent it first, this one is a replay. Signing comes first, so no
+/// write lock is held while it runs.
 async fn issue(
     ctx: &Context,
     client: &Client,
     grant: &Grant,
     user: &users::Model,
     code: Option<&str>,
-    spent: Spent<'_>,
-) -> Result<Option<TokenResponse>, OAuthError> {
+    spent: &Spent<'_>,
+    caller: &ClientInfo,
+) -> Result<TokenResponse, OAuthError> {
     let now = Utc::now();
     let access = new_token();
     let refresh = new_token();
     let id_token = id_token(ctx, client, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
     let txn = ctx.db.begin().await?;
-    if !spend(&txn, &spent).await? {
+    if !spend(&txn, spent).await? {
         txn.rollback().await?;
-        return Ok(None);
+        return Err(refuse_replay(ctx, client, spent, grant.grant_id, grant.user_id, caller).await);
     }
     store(
         &txn,
@@ -403,14 +394,14 @@ async fn issue(
     )
     .await?;
     txn.commit().await?;
-    Ok(Some(TokenResponse {
+    Ok(TokenResponse {
         access_token: access,
         token_type: "Bearer",
         expires_in: ACCESS_TTL.num_seconds(),
         refresh_token: refresh,
         id_token,
         scope: grant.scope.clone(),
-    }))
+    })
 }
 
 fn issuer(ctx: &Context) -> Result<IssuerUrl, OAuthError> {
