@@ -7,64 +7,26 @@
 # memory while it streams, beside the memory at rest. Asserts nothing.
 #   bench/admin.sh                       # SQLite
 #   DATABASE=postgres bench/admin.sh     # a fresh PostgreSQL database (TEST_POSTGRES_URL)
+#   BUILD=0 bench/admin.sh               # no cargo build: the release server as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 DATABASE="${DATABASE:-sqlite}"
 ACCOUNTS="${ACCOUNTS:-1000000}"
 AUDIT_ROWS="${AUDIT_ROWS:-100000}"
 PORT="${PORT:-18096}"
 BASE="http://127.0.0.1:$PORT"
 CONNS="${CONNS:-${CONN:-1 4 16}}"; CONN="${CONNS##* }"; DUR="${DUR:-10}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release -q -p api
-
-work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
-admin_url="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-case "$DATABASE" in
-  sqlite) database_url="sqlite://$work/admin.db?mode=rwc" ;;
-  postgres)
-    name="admin_bench_$$"
-    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
-    database_url="${admin_url%/*}/$name"
-    trap '[ -n "$server" ] && kill $server 2>/dev/null; psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" >/dev/null; rm -rf "$work"' EXIT ;;
-  *) echo "DATABASE is sqlite or postgres" >&2; exit 2 ;;
-esac
-
-start_server() {
-  env -i PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite" \
-    JWT_SECRET=bench-secret-bench-secret-bench-secret MAIN_PLATFORM_URL="$BASE" \
-    HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082 \
-    CAREER_PLATFORM_URL=http://localhost:8083 BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0 \
-    DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist" \
-    ./target/release/api serve >>"$work/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 300); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
-}
-start_server
-
-json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
-sql() {
-  if [ "$DATABASE" = postgres ]; then psql "$database_url" -qAtc "$1"; else
-    python3 - "$work/admin.db" "$1" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1]); rows = c.execute(sys.argv[2]).fetchall(); c.commit()
-for r in rows: print("|".join("" if v is None else str(v) for v in r))
-PY
-  fi
-}
+bench_prepare
+bench_database "$DATABASE" admin_bench
+bench_env
+bench_serve "$PORT"
 
 # The admin, verified by its mailed code, promoted, signed in again.
 email="admin@bench.example"
-json /api/auth/register "{\"name\":\"Admin\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
-json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
-code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
-json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" >/dev/null
+verified_account Admin "$email" career >/dev/null
 sql "UPDATE users SET role = 'admin' WHERE email = '$email'" >/dev/null
-token=$(json /api/auth/login "{\"email\":\"$email\",\"password\":\"benchPass42\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
+token=$(json /api/auth/login "{\"email\":\"$email\",\"password\":\"benchPass42\"}" | token_of)
 
 # ACCOUNTS people with names drawn from 200 first and 200 last names, and AUDIT_ROWS events.
 seeded_at=$(date +%s)
@@ -86,7 +48,7 @@ SQL
 # and checkpointed. Without this the first reads of each prefix stall, and so do writes.
 psql "$database_url" -q -c "VACUUM (ANALYZE) users" -c "VACUUM (ANALYZE) audit_events" -c "CHECKPOINT"
 else
-  python3 - "$work/admin.db" "$ACCOUNTS" "$AUDIT_ROWS" <<'PY'
+  python3 - "$(sqlite_file)" "$ACCOUNTS" "$AUDIT_ROWS" <<'PY'
 import sqlite3, sys, uuid, datetime
 db, count, audit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 now = datetime.datetime.now(datetime.timezone.utc)

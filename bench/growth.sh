@@ -5,9 +5,10 @@
 # nothing (issue 10's goal: within 1.5× on both databases).
 #   bench/growth.sh                       # SQLite
 #   DATABASE=postgres bench/growth.sh     # a fresh PostgreSQL database (TEST_POSTGRES_URL)
+#   BUILD=0 bench/growth.sh               # no cargo build: the release server as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 DATABASE="${DATABASE:-sqlite}"
 SIZE="${SIZE:-1000000}"
 PORT="${PORT:-18090}"
@@ -15,53 +16,18 @@ BASE="http://127.0.0.1:$PORT"
 HOT_CONN="${HOT_CONN:-64}"; HOT_DUR="${HOT_DUR:-10}"
 HASH_CONN="${HASH_CONN:-16}"; HASH_DUR="${HASH_DUR:-10}"
 SPREAD="${SPREAD:-1000}"
-JWT_SECRET=bench-secret-bench-secret-bench-secret
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release -q -p api
 
-work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
-admin_url="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-case "$DATABASE" in
-  sqlite) database_url="sqlite://$work/growth.db?mode=rwc" ;;
-  postgres)
-    name="growth_$$"
-    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
-    database_url="${admin_url%/*}/$name"
-    trap '[ -n "$server" ] && kill $server 2>/dev/null; psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" >/dev/null; rm -rf "$work"' EXIT ;;
-  *) echo "DATABASE is sqlite or postgres" >&2; exit 2 ;;
-esac
+bench_prepare
+bench_database "$DATABASE" growth
+bench_env
+bench_serve "$PORT"
 
-SERVER_ENV=(PATH="$PATH" HOME="$HOME"
-  APP_ENV=local APP_NAME="Talent Suite" JWT_SECRET="$JWT_SECRET"
-  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
-  CAREER_PLATFORM_URL=http://localhost:8083 BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0
-  DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
-env -i "${SERVER_ENV[@]}" ./target/release/api serve >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
-
-json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
-token_of() { sed 's/.*"token":"\([^"]*\)".*/\1/'; }
 report='done = function(summary, latency, requests)
   io.write(string.format("RESULT rps=%.1f p99_ms=%.2f non2xx=%d\n", summary.requests / (summary.duration / 1e6),
     latency:percentile(99) / 1000, summary.errors.status))
 end'
 printf '%s\n' "$report" >"$work/get.lua"
 wrk_run() { local conns=$1 secs=$2 url=$3; shift 3; wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency "$@" "$url" | grep '^RESULT'; }
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
-
-# SQL on the benchmark database (PostgreSQL through psql, SQLite through Python's sqlite3).
-sql() {
-  if [ "$DATABASE" = postgres ]; then psql "$database_url" -qAtc "$1"; else
-    python3 - "$work/growth.db" "$1" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1]); rows = c.execute(sys.argv[2]).fetchall(); c.commit()
-for r in rows: print("|".join("" if v is None else str(v) for v in r))
-PY
-  fi
-}
 
 # Accounts with sessions, `count` more, in bulk (no password: they are there to be stored).
 seed_accounts() {  # from to
@@ -78,7 +44,7 @@ SELECT gen_random_uuid(), id, 'seed', '127.0.0.1', now(), now() + interval '30 d
 ANALYZE users; ANALYZE sessions;
 SQL
   else
-    python3 - "$work/growth.db" "$1" "$2" <<'PY'
+    python3 - "$(sqlite_file)" "$1" "$2" <<'PY'
 import sqlite3, sys, uuid, datetime
 db, start, end = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 now = datetime.datetime.now(datetime.timezone.utc)
@@ -109,7 +75,7 @@ seed_news() {  # count
       SELECT gen_random_uuid(), 'Story ' || g, 'Summary ' || g, 'Body ' || g, true, now(), now() - g * interval '1 second', now()
       FROM generate_series(1, $1) g; ANALYZE news;"
   else
-    python3 - "$work/growth.db" "$1" <<'PY'
+    python3 - "$(sqlite_file)" "$1" <<'PY'
 import sqlite3, sys, uuid, datetime
 c = sqlite3.connect(sys.argv[1]); n = int(sys.argv[2])
 now = datetime.datetime.now(datetime.timezone.utc)
@@ -122,12 +88,8 @@ PY
 }
 
 # The person whose session is checked, an admin (the news list uncached), sign-in accounts.
-email="growth@example.com"
-json /api/auth/register "{\"name\":\"Growth\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
-json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
-code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
-token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
-env -i "${SERVER_ENV[@]}" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
+token=$(verified_account Growth growth@example.com career)
+env -i "${BENCH_ENV[@]}" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
 admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
 for n in $(seq 1 "$HASH_CONN"); do
   json /api/auth/register "{\"name\":\"Bench\",\"email\":\"login$n@example.com\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
@@ -162,7 +124,7 @@ draw_sessions() {
     sql "SELECT replace(id::text, '-', '') || '|' || replace(user_id::text, '-', '') FROM sessions WHERE user_agent = 'seed' ORDER BY random() LIMIT $SPREAD"
   else
     sql "SELECT lower(hex(id)) || '|' || lower(hex(user_id)) FROM sessions WHERE user_agent = 'seed' ORDER BY random() LIMIT $SPREAD"
-  fi | python3 bench/mint_tokens.py "$JWT_SECRET" >"$work/tokens.txt"
+  fi | python3 bench/mint_tokens.py "$BENCH_JWT_SECRET" >"$work/tokens.txt"
 }
 
 measure() {
@@ -188,7 +150,7 @@ seed_news 100020
 if [ "$DATABASE" = postgres ]; then
   position=$(sql "SELECT (extract(epoch from created_at) * 1000000)::bigint || '|' || id FROM news ORDER BY created_at DESC, id DESC OFFSET 99979 LIMIT 1")
 else
-  position=$(python3 - "$work/growth.db" <<'PY'
+  position=$(python3 - "$(sqlite_file)" <<'PY'
 import sqlite3, sys, uuid, datetime
 c = sqlite3.connect(sys.argv[1])
 created, raw = c.execute("SELECT created_at, id FROM news ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 99979").fetchone()
@@ -202,7 +164,6 @@ curl -fs "$BASE/api/news?cursor=$cursor" -H "authorization: Bearer $admin" | gre
 page1=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news" -s "$work/get.lua" -H "authorization: Bearer $admin")
 page5000=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news?cursor=$cursor" -s "$work/get.lua" -H "authorization: Bearer $admin")
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f×", a/b; else print "—" }'; }
 echo
 echo "Cost growth — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, $DATABASE"
 echo "command: DATABASE=$DATABASE SIZE=$SIZE bench/growth.sh   ($accounts accounts and $sessions sessions stored at the end; seeding took ${seeded} s)"

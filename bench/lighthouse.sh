@@ -4,32 +4,30 @@
 # Prints figures and asserts nothing.
 #   bench/lighthouse.sh                        # builds and starts its own release server
 #   BASE=http://127.0.0.1:18080 bench/lighthouse.sh   # against a running server
+#   BUILD=0 bench/lighthouse.sh                # no cargo build: the release server as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 ROUTES=(${ROUTES:-/ /login /register /platforms/hire /about})
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 
 [ -x "$CHROMIUM" ] || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 [ -x bench/lighthouse/node_modules/.bin/lighthouse ] || npm ci --prefix bench/lighthouse --no-audit --no-fund --silent
 
-work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
 if [ -z "${BASE:-}" ]; then
   PORT="${PORT:-18090}"
   BASE="http://127.0.0.1:$PORT"
   [ -f client/dist/pages/manifest.json ] || make build-client >/dev/null
-  cargo build --release -q -p api
-  env -i PATH="$PATH" HOME="$HOME" APP_ENV=production APP_NAME="Talent Suite" \
-    JWT_SECRET=lighthouse-secret-lighthouse-secret-lh MAIN_PLATFORM_URL="$BASE" \
+  bench_build
+  bench_database sqlite lighthouse
+  bench_env
+  # The site as production serves it: the production mode and its own secret, platforms on
+  # https, sealed keys, a mail server, and the per-address limit at its default (an empty
+  # RATE_LIMIT_PER_IP is unset to the server, api/src/config.rs).
+  bench_serve "$PORT" APP_ENV=production JWT_SECRET=lighthouse-secret-lighthouse-secret-lh \
     HIRE_PLATFORM_URL=https://hire.example.com CAMPUS_PLATFORM_URL=https://campus.example.com \
-    CAREER_PLATFORM_URL=https://career.example.com BIND_ADDR="127.0.0.1:$PORT" \
-    DATABASE_URL="sqlite://$work/lighthouse.db?mode=rwc" KEY_ENCRYPTION_KEY="$(openssl rand -hex 32)" SMTP_URL=smtps://127.0.0.1:1 MAIL_FROM="Talent Suite <no-reply@example.com>" RUST_LOG=warn \
-    CLIENT_DIST_DIR="$ROOT/client/dist" ./target/release/api serve >"$work/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
-  curl -fs "$BASE/healthz" >/dev/null || { echo "the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+    CAREER_PLATFORM_URL=https://career.example.com RATE_LIMIT_PER_IP= \
+    KEY_ENCRYPTION_KEY="$(openssl rand -hex 32)" SMTP_URL=smtps://127.0.0.1:1 MAIL_FROM="Talent Suite <no-reply@example.com>"
 fi
 
 echo "Lighthouse $(node -p "require('./bench/lighthouse/node_modules/lighthouse/package.json').version"), mobile, $("$CHROMIUM" --version 2>/dev/null | head -1), $BASE"

@@ -5,9 +5,10 @@
 # invitations in one call under a second on SQLite).
 #   bench/organizations.sh                       # SQLite
 #   DATABASE=postgres bench/organizations.sh     # a fresh PostgreSQL database (TEST_POSTGRES_URL)
+#   BUILD=0 bench/organizations.sh               # no cargo build: the release server as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 DATABASE="${DATABASE:-sqlite}"
 MEMBERS="${MEMBERS:-10000}"
 PORT="${PORT:-18095}"
@@ -16,46 +17,11 @@ CONN="${CONN:-32}"; DUR="${DUR:-10}"
 INVITE_ROUNDS="${INVITE_ROUNDS:-5}"
 # The page size: the small organization's whole list, so both pages carry the same people.
 PAGE="${PAGE:-10}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release -q -p api
 
-work=$(mktemp -d)
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; rm -rf "$work"' EXIT
-admin_url="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-case "$DATABASE" in
-  sqlite) database_url="sqlite://$work/orgs.db?mode=rwc" ;;
-  postgres)
-    name="orgs_$$"
-    psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" >/dev/null
-    database_url="${admin_url%/*}/$name"
-    trap '[ -n "$server" ] && kill $server 2>/dev/null; psql "$admin_url" -qc "DROP DATABASE IF EXISTS $name" >/dev/null; rm -rf "$work"' EXIT ;;
-  *) echo "DATABASE is sqlite or postgres" >&2; exit 2 ;;
-esac
-
-env -i PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite" \
-  JWT_SECRET=bench-secret-bench-secret-bench-secret MAIN_PLATFORM_URL="$BASE" \
-  HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082 \
-  CAREER_PLATFORM_URL=http://localhost:8083 BIND_ADDR="127.0.0.1:$PORT" RATE_LIMIT_PER_IP=0 \
-  DATABASE_URL="$database_url" RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist" \
-  ./target/release/api serve >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
-
-json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f×", a/b; else print "—" }'; }
-
-# SQL on the benchmark database (PostgreSQL through psql, SQLite through Python's sqlite3).
-sql() {
-  if [ "$DATABASE" = postgres ]; then psql "$database_url" -qAtc "$1"; else
-    python3 - "$work/orgs.db" "$1" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1]); rows = c.execute(sys.argv[2]).fetchall(); c.commit()
-for r in rows: print("|".join("" if v is None else str(v) for v in r))
-PY
-  fi
-}
+bench_prepare
+bench_database "$DATABASE" orgs
+bench_env
+bench_serve "$PORT"
 
 # `count` accounts made members of the organization named `org`, in bulk.
 seed_members() {  # org count prefix
@@ -72,7 +38,7 @@ SELECT (SELECT id FROM organizations WHERE name = '$1'), id, 'member', 2, lower(
 ANALYZE users; ANALYZE organization_members;
 SQL
   else
-    python3 - "$work/orgs.db" "$1" "$2" "$3" <<'PY'
+    python3 - "$(sqlite_file)" "$1" "$2" "$3" <<'PY'
 import sqlite3, sys, uuid, datetime
 db, org, count, prefix = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
@@ -94,11 +60,7 @@ PY
 }
 
 # The owner: a Hire account, verified by its mailed code.
-email="owner@bench.example"
-json /api/auth/register "{\"name\":\"Owner\",\"email\":\"$email\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"hire\"}" >/dev/null
-json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
-code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
-token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
+token=$(verified_account Owner owner@bench.example hire)
 org_id() { json /api/orgs "{\"name\":\"$1\"}" "$token" | sed 's/.*"organization":{"id":"\([^"]*\)".*/\1/'; }
 small=$(org_id Small)
 large=$(org_id Large)

@@ -7,9 +7,10 @@
 #   bench/run.sh                        # everything (the peer installs itself: ~2 min the first time)
 #   PEER=0 bench/run.sh                 # ours and the hash limit only
 #   DATABASES=sqlite bench/run.sh       # one database (sqlite, postgres or both, the default)
+#   BUILD=0 bench/run.sh                # no cargo build: the release server and the limit as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 PEERS="${PEERS:-$ROOT/../shared/peers}"
 PEER="${PEER:-1}"
 DATABASES="${DATABASES:-${DATABASE:-sqlite postgres}}"
@@ -19,48 +20,12 @@ OTHER="http://127.0.0.1:$((PORT + 1))"
 HOT_CONN="${HOT_CONN:-64}"; HOT_DUR="${HOT_DUR:-15}"
 HASH_CONN="${HASH_CONN:-16}"; HASH_DUR="${HASH_DUR:-15}"
 SESSIONS="${SESSIONS:-256}"
-ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-export CARGO_TERM_COLOR=never
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release -q -p api
-CARGO_TARGET_DIR="$ROOT/target/peers" cargo build --release -q --manifest-path "$PEERS/argon2-limit/Cargo.toml"
+bench_prepare
+[ "$BUILD" = 0 ] || CARGO_TARGET_DIR="$ROOT/target/peers" cargo build --release -q --manifest-path "$PEERS/argon2-limit/Cargo.toml"
 
-work=$(mktemp -d)
-servers=()
-pg_database=""
-cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -n "$pg_database" ] && psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-COMMON_ENV=(PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite"
-  JWT_SECRET=bench-secret-bench-secret-bench-secret
-  MAIN_PLATFORM_URL="$BASE" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
-  CAREER_PLATFORM_URL=http://localhost:8083 RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
-start_server() {  # port database_url -> pid in $started
-  # exec all the way down, so the PID is the server's own (its memory is read from /proc).
-  ( exec env -i "${COMMON_ENV[@]}" BIND_ADDR="127.0.0.1:$1" DATABASE_URL="$2" ./target/release/api serve ) \
-    >>"$work/server-$1.log" 2>&1 &
-  started=$!
-  servers+=("$started")
-  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.1; done
-  echo "the server did not start" >&2; cat "$work/server-$1.log" >&2; exit 1
-}
-stop_servers() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  servers=()
-}
-json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
-token_of() { sed 's/.*"token":"\([^"]*\)".*/\1/'; }
 kib() { awk -v k="$1" 'BEGIN{printf "%.0f", k/1024}'; }
 status_kb() { awk -v f="$2:" '$1==f {print $2}' "/proc/$1/status"; }
-sql() {  # database statement
-  if [ "$1" = postgres ]; then psql "$database_url" -qc "$2" >/dev/null
-  else python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()" "$work/bench.db" "$2"; fi
-}
 
 # A wrk script per scenario, each ending with the peer's RESULT line format.
 report='done = function(summary, latency, requests)
@@ -128,16 +93,8 @@ wrk_run() {  # conns seconds url [wrk args...] -> RESULT line
 require_token() {  # what token
   [[ "$2" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] || { echo "bench: no session token for $1 (got: ${2:0:80})" >&2; exit 1; }
 }
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
 register() {  # email
   json /api/auth/register "{\"name\":\"Bench\",\"email\":\"$1\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
-}
-
-# CPU time (clock ticks) of this machine's PostgreSQL processes: it shares the two cores.
-database_ticks() {  # database
-  [ "$1" = postgres ] || return 0
-  for pid in $(pgrep -u postgres postgres); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done |
-    awk '{s += $1} END {print s + 0}'
 }
 
 declare -A R  # results: R[<database>.<figure>] = RESULT line or value
@@ -145,32 +102,22 @@ declare -A R  # results: R[<database>.<figure>] = RESULT line or value
 # ---- ours, once per database
 measure() {  # database
   local db=$1
-  case "$db" in
-    sqlite) database_url="sqlite://$work/bench.db?mode=rwc"; rm -f "$work"/bench.db* ;;
-    postgres)
-      pg_database="bench_$$"
-      psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" -c "CREATE DATABASE $pg_database" >/dev/null
-      database_url="${ADMIN_URL%/*}/$pg_database" ;;
-    *) echo "DATABASES lists sqlite and/or postgres" >&2; exit 2 ;;
-  esac
-  start_server "$PORT" "$database_url"; local server=$started
+  bench_database "$db" bench
+  bench_env
+  bench_serve "$PORT"
   sleep 1
   R[$db.idle_rss]=$(status_kb "$server" VmRSS)
-  local email="bench@example.com"
-  register "$email"
-  json /api/auth/send-otp-email "{\"email\":\"$email\"}" >/dev/null
-  local code token admin
-  code=$(curl -fs "$BASE/dev/mailbox" | grep -o 'verification code: [0-9]\{6\}' | head -1 | grep -o '[0-9]\{6\}')
-  token=$(json /api/auth/verify-otp-email "{\"email\":\"$email\",\"otp\":\"$code\"}" | token_of)
+  local email="bench@example.com" token admin
+  token=$(verified_account Bench "$email" career)
   require_token "$email" "$token"
-  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
+  env -i "${BENCH_ENV[@]}" ADMIN_PASSWORD=adminPass42 ./target/release/api create-admin --email admin@example.com --name Admin >/dev/null
   admin=$(json /api/auth/login '{"email":"admin@example.com","password":"adminPass42"}' | token_of)
   require_token admin@example.com "$admin"
   for n in $(seq 1 60); do
     json /api/news "{\"title\":\"Story $n\",\"summary\":\"Summary $n\",\"body\":\"Body $n\",\"published\":true}" "$admin" >/dev/null
   done
   for n in $(seq 1 "$HASH_CONN"); do register "login$n@example.com"; done
-  sql "$db" "UPDATE users SET email_verified = true, status = 'active'"
+  sql "UPDATE users SET email_verified = true, status = 'active'" >/dev/null
   # $SESSIONS live sessions, signed in over the sixteen accounts.
   : >"$work/tokens.txt"
   local signing_in=()
@@ -187,10 +134,10 @@ measure() {  # database
   R[$db.many]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/many.lua")
   R[$db.me]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/graphql" -s "$work/me.lua" -H "authorization: Bearer $token")
   R[$db.news]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/news" -s "$work/get.lua")
-  local db_before
-  db_before=$(database_ticks "$db")
+  local db_before=""
+  if [ "$db" = postgres ]; then db_before=$(database_ticks); fi
   R[$db.login]=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/api/auth/login" -s "$work/login.lua")
-  R[$db.login_db_cores]=$(awk -v a="$db_before" -v b="$(database_ticks "$db")" -v hz="$(getconf CLK_TCK)" -v s="$HASH_DUR" \
+  R[$db.login_db_cores]=$(awk -v a="$db_before" -v b="$(database_ticks)" -v hz="$(getconf CLK_TCK)" -v s="$HASH_DUR" \
     'BEGIN{ if (a == "") print ""; else printf "%.2f", (b - a) / hz / s }')
   R[$db.login_rss]=$(status_kb "$server" VmHWM)
   # verify's p99 while a login storm runs beside it
@@ -202,7 +149,7 @@ measure() {  # database
   R[$db.signup]=$(wrk_run "$HASH_CONN" "$HASH_DUR" "$BASE/" -s "$work/signup.lua")
   R[$db.peak_rss]=$(status_kb "$server" VmHWM)
   # A second instance on the same database: a logout on the first, checks on the second.
-  start_server "$((PORT + 1))" "$database_url"
+  bench_serve "$((PORT + 1))"
   R[$db.revocation]=$(python3 bench/revocation.py --a "$BASE" --b "$OTHER" \
     --email login1@example.com --password benchPass42 --rounds 30 | grep '^RESULT') \
     || { echo "bench: the revocation measurement gave no result" >&2; exit 1; }
@@ -212,8 +159,8 @@ measure() {  # database
     echo "bench: instance B accepted ${stale:-?} checks of a session A had logged out" >&2
     exit 1
   fi
-  stop_servers
-  if [ "$db" = postgres ]; then psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null; pg_database=""; fi
+  bench_stop
+  bench_drop_database
 }
 for db in $DATABASES; do measure "$db"; done
 
@@ -230,7 +177,6 @@ if [ "$PEER" = 1 ]; then
 fi
 
 # ---- the table
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.1f×", a/b; else print "—" }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.0f%%", 100*a/b; else print "—" }'; }
 name() { [ "$1" = postgres ] && echo PostgreSQL || echo SQLite; }
 js_kib=$(cd client && node scripts/check-budget.mjs 2>/dev/null | sed -n 's/^JavaScript for \/: \([0-9.]*\) KiB gzip (\([0-9.]*\) KiB brotli.*/\1 KiB gzip (\2 KiB brotli as sent)/p' || true)
@@ -243,7 +189,7 @@ echo "| figure | database | ours | p99 | peer or limit, same run | ratio |"
 echo "|---|---|---|---|---|---|"
 row() {  # label db key peer-text peer-rps
   local r=${R[$2.$3]:-}
-  echo "| $1 | $(name "$2") | $(field "$r" rps) req/s | $(field "$r" p99_ms) ms | $4 | $(ratio "$(field "$r" rps)" "$5") |"
+  echo "| $1 | $(name "$2") | $(field "$r" rps) req/s | $(field "$r" p99_ms) ms | $4 | $(ratio "$(field "$r" rps)" "$5" 1) |"
 }
 for db in $DATABASES; do row "\`GET /api/auth/verify\`, one session, $HOT_CONN connections" "$db" verify "$peer_get" "$(field "$peer_verify" rps)"; done
 for db in $DATABASES; do row "\`GET /api/auth/verify\`, $SESSIONS sessions in turn, $HOT_CONN connections" "$db" many "$peer_get" "$(field "$peer_verify" rps)"; done
@@ -253,11 +199,11 @@ for db in $DATABASES; do
   r=${R[$db.login]:-}
   shared=""
   [ -n "${R[$db.login_db_cores]:-}" ] && shared=" (PostgreSQL's processes used ${R[$db.login_db_cores]} of the 2 cores)"
-  echo "| password sign-in, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s$shared | $(field "$r" p99_ms) ms | Argon2id limit, 2 threads: ${limit_rate:-—}/s; better-auth sign-in $(field "$peer_signin" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signin" rps)") the peer |"
+  echo "| password sign-in, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s$shared | $(field "$r" p99_ms) ms | Argon2id limit, 2 threads: ${limit_rate:-—}/s; better-auth sign-in $(field "$peer_signin" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signin" rps)" 1) the peer |"
 done
 for db in $DATABASES; do
   r=${R[$db.signup]:-}
-  echo "| sign-up, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s | $(field "$r" p99_ms) ms | Argon2id limit: ${limit_rate:-—}/s; better-auth sign-up $(field "$peer_signup" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signup" rps)") the peer |"
+  echo "| sign-up, $HASH_CONN connections | $(name "$db") | $(field "$r" rps)/s | $(field "$r" p99_ms) ms | Argon2id limit: ${limit_rate:-—}/s; better-auth sign-up $(field "$peer_signup" rps)/s | $(pct "$(field "$r" rps)" "$limit_rate") of the limit; $(ratio "$(field "$r" rps)" "$(field "$peer_signup" rps)" 1) the peer |"
 done
 for db in $DATABASES; do
   r=${R[$db.storm]:-}

@@ -17,6 +17,7 @@
 #   DATABASES=sqlite PEER=0 bench/token.sh   # ours on SQLite only
 #   DATABASES= bench/token.sh                # the peer alone
 #   CONNS="16" DUR=5 bench/token.sh          # one connection count, shorter runs
+#   BUILD=0 bench/token.sh                   # no cargo build: the release server as built
 #
 # Codes and refresh tokens are minted before each run, by a real authorize request each (and,
 # for refresh tokens, a real exchange): ours at GET /oauth2/authorize with a signed-in
@@ -27,7 +28,7 @@
 # it is minted again, twice as large, and the run repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT="$(pwd)"
+. bench/lib.sh
 PEER_DIR="$ROOT/bench/peers/oidc-provider"
 DATABASES="${DATABASES-${DATABASE-sqlite postgres}}"  # empty: the peer alone
 PEER="${PEER:-1}"
@@ -37,30 +38,18 @@ PROBE="${PROBE:-8000}"         # codes for the 2 s warm-up that sizes the first 
 POOL="${POOL:-40000}"          # the first pool when the warm-up used up its codes
 SESSIONS="${SESSIONS:-8}"      # signed-in accounts the codes are spread over
 PORT="${PORT:-18200}"          # ours; the peer listens on the next port
+BASE="http://127.0.0.1:$PORT"
 PEER_PORT=$((PORT + 1))
-ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 # Registered on both sides and never followed: the minting reads the code from the Location.
 REDIRECT_URI="http://127.0.0.1:9/callback"
-export CARGO_TERM_COLOR=never
 export PGOPTIONS="--client-min-messages=warning"
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v openssl >/dev/null || { echo "bench: openssl (the command) makes the shared RSA key" >&2; exit 1; }
-cargo build --release -q -p api
+bench_prepare
 if [ "$PEER" = 1 ] && { [ ! -d "$PEER_DIR/node_modules" ] || [ "$PEER_DIR/package-lock.json" -nt "$PEER_DIR/node_modules/.package-lock.json" ]; }; then
   npm --prefix "$PEER_DIR" ci --no-audit --no-fund --loglevel=error
 fi
-
-work=$(mktemp -d)
-servers=()
-pg_database=""
-cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -n "$pg_database" ] && psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # ---- the shared signing key: PKCS#1 PEM, what api/src/oidc/keys.rs makes for RS256 (2048 bits).
 openssl genrsa -traditional -out "$work/key.pem" 2048 2>/dev/null
@@ -235,16 +224,9 @@ end
 LUA
 }
 
-field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^RESULT $2=\([^ ]*\).*/\1/p" <<<"$1" | head -1; }
-json() { curl -fs -XPOST "$BASE$1" -H 'content-type: application/json' ${3:+-H "authorization: Bearer $3"} -d "$2"; }
-
-# CPU time (clock ticks, user + system) of a process with all its threads, and of this
-# machine's PostgreSQL processes (it shares the two cores with the server and wrk).
+# CPU time (clock ticks, user + system) of a process with all its threads (PostgreSQL's:
+# database_ticks, bench/lib.sh).
 process_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-database_ticks() {
-  for pid in $(pgrep -u postgres postgres); do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done |
-    awk '{s += $1} END {print s + 0}'
-}
 per_request() {  # ticks-before ticks-after requests -> milliseconds of CPU per request
   awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN{ if (n > 0) printf "%.2f", (b - a) / hz * 1000 / n; else print "" }'
 }
@@ -270,13 +252,13 @@ load_pool() {
   echo "bench: $side $grant, $conns connections: $size minted in $(( $(date +%s) - minted_at )) s, loading for $secs s" >&2
   local db_before="" server_before
   [ "$side" = postgres ] && db_before=$(database_ticks)
-  server_before=$(process_ticks "$SERVER_PID")
+  server_before=$(process_ticks "$server")
   LINE=$(wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s --latency -s "$work/run.lua" "$base" | grep '^RESULT') \
     || { echo "bench: wrk gave no result for $side $grant" >&2; exit 1; }
   # CPU per answered request: the server's own, and PostgreSQL's beside it.
   local requests
   requests=$(field "$LINE" requests)
-  LINE="$LINE server_cpu_ms=$(per_request "$server_before" "$(process_ticks "$SERVER_PID")" "$requests")"
+  LINE="$LINE server_cpu_ms=$(per_request "$server_before" "$(process_ticks "$server")" "$requests")"
   [ -n "$db_before" ] && LINE="$LINE db_cpu_ms=$(per_request "$db_before" "$(database_ticks)" "$requests")"
   return 0
 }
@@ -325,26 +307,15 @@ measure_side() {  # side base auth_path token_path client_id client_secret sessi
     run_pooled "$side" code "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
     run_pooled "$side" refresh "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
   done
-  PEAK[$side]=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
+  PEAK[$side]=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")
 }
 
 # ---- ours, once per database
-COMMON_ENV=(PATH="$PATH" HOME="$HOME" APP_ENV=local APP_NAME="Talent Suite"
-  JWT_SECRET=bench-secret-bench-secret-bench-secret
-  MAIN_PLATFORM_URL="http://127.0.0.1:$PORT" HIRE_PLATFORM_URL=http://localhost:8081 CAMPUS_PLATFORM_URL=http://localhost:8082
-  CAREER_PLATFORM_URL=http://localhost:8083 RATE_LIMIT_PER_IP=0 RUST_LOG=warn CLIENT_DIST_DIR="$ROOT/client/dist")
 measure_ours() {  # database
-  local db=$1 database_url client secret n token
-  BASE="http://127.0.0.1:$PORT"
-  case "$db" in
-    sqlite) database_url="sqlite://$work/bench.db?mode=rwc"; rm -f "$work"/bench.db* ;;
-    postgres)
-      pg_database="token_bench_$$"
-      psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" -c "CREATE DATABASE $pg_database" >/dev/null
-      database_url="${ADMIN_URL%/*}/$pg_database" ;;
-    *) echo "DATABASES lists sqlite and/or postgres" >&2; exit 2 ;;
-  esac
-  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ./target/release/api migrate >/dev/null
+  local db=$1 client secret n token
+  bench_database "$db" token_bench
+  bench_env
+  env -i "${BENCH_ENV[@]}" ./target/release/api migrate >/dev/null
   # The shared key as our current RS256 key, stored in plain text: the server seals it under
   # its key-encryption key when it starts (keys.rs, reseal_all), as for a key stored before
   # sealing existed. No other RS256 key exists, so it is the one that signs.
@@ -352,7 +323,7 @@ measure_ours() {  # database
     psql "$database_url" -q -v kid="$KID" -v pem="$(cat "$work/key.pem")" \
       <<<"INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (:'kid', 'RS256', :'pem', now(), NULL);"
   else
-    python3 - "$work/bench.db" "$KID" "$work/key.pem" <<'PY'
+    python3 - "$(sqlite_file)" "$KID" "$work/key.pem" <<'PY'
 import datetime, sqlite3, sys
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
 c = sqlite3.connect(sys.argv[1])
@@ -362,33 +333,27 @@ c.commit()
 PY
   fi
   # A first-party confidential client (no consent screen), as `make run`'s operators make them.
-  env -i "${COMMON_ENV[@]}" DATABASE_URL="$database_url" ./target/release/api oauth-client create \
+  env -i "${BENCH_ENV[@]}" ./target/release/api oauth-client create \
     --name "Token bench" --redirect-uri "$REDIRECT_URI" --first-party >"$work/client.txt" 2>/dev/null
   client=$(sed -n 's/^client_id: //p' "$work/client.txt")
   secret=$(sed -n 's/^client_secret: //p' "$work/client.txt")
-  ( exec env -i "${COMMON_ENV[@]}" BIND_ADDR="127.0.0.1:$PORT" DATABASE_URL="$database_url" ./target/release/api serve ) \
-    >>"$work/server-$db.log" 2>&1 &
-  SERVER_PID=$!
-  servers+=("$SERVER_PID")
-  for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+  bench_serve "$PORT"
   curl -fs "$BASE/oauth2/jwks" | grep -q "\"kid\":\"$KID\"" \
-    || { echo "bench: our server does not publish the shared key $KID" >&2; cat "$work/server-$db.log" >&2; exit 1; }
+    || { echo "bench: our server does not publish the shared key $KID" >&2; cat "$work/server-$PORT.log" >&2; exit 1; }
   # SESSIONS accounts, each signed in once: the codes go round their sessions.
   for n in $(seq 1 "$SESSIONS"); do
     json /api/auth/register "{\"name\":\"Bench\",\"email\":\"user-$n@bench.example.com\",\"countryCode\":\"+91\",\"phone\":\"9876543210\",\"password\":\"benchPass42\",\"role\":\"career\"}" >/dev/null
   done
-  if [ "$db" = postgres ]; then psql "$database_url" -qc "UPDATE users SET email_verified = true, status = 'active'" >/dev/null
-  else python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE users SET email_verified = 1, status = 'active'\"); c.commit()" "$work/bench.db"; fi
+  sql "UPDATE users SET email_verified = true, status = 'active'" >/dev/null
   : >"$work/sessions-ours"
   for n in $(seq 1 "$SESSIONS"); do
-    token=$(json /api/auth/login "{\"email\":\"user-$n@bench.example.com\",\"password\":\"benchPass42\"}" | sed 's/.*"token":"\([^"]*\)".*/\1/')
+    token=$(json /api/auth/login "{\"email\":\"user-$n@bench.example.com\",\"password\":\"benchPass42\"}" | token_of)
     [[ "$token" =~ ^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$ ]] || { echo "bench: user-$n could not sign in" >&2; exit 1; }
     echo "authorization: Bearer $token" >>"$work/sessions-ours"
   done
   measure_side "$db" "$BASE" /oauth2/authorize /oauth2/token "$client" "$secret" "$work/sessions-ours"
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  servers=()
-  if [ "$db" = postgres ]; then psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null; pg_database=""; fi
+  bench_stop
+  bench_drop_database
 }
 for db in $DATABASES; do measure_ours "$db"; done
 
@@ -400,8 +365,8 @@ if [ "$PEER" = 1 ]; then
   ( exec env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production PORT="$PEER_PORT" KEY_PEM="$work/key.pem" KID="$KID" \
       CLIENT_ID="$peer_client" CLIENT_SECRET="$peer_secret" REDIRECT_URI="$REDIRECT_URI" \
       node "$PEER_DIR/server.mjs" ) >>"$work/peer.log" 2>&1 &
-  SERVER_PID=$!
-  servers+=("$SERVER_PID")
+  server=$!
+  servers+=("$server")
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PEER_PORT/healthz" >/dev/null && break; sleep 0.1; done
   curl -fs "http://127.0.0.1:$PEER_PORT/jwks" | grep -q "\"kid\":\"$KID\"" \
     || { echo "bench: the peer does not publish the shared key $KID" >&2; cat "$work/peer.log" >&2; exit 1; }
@@ -413,7 +378,6 @@ if [ "$PEER" = 1 ]; then
 fi
 
 # ---- the table
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b+0 > 0) printf "%.2f×", a/b; else print "—" }'; }
 name() {
   case "$1" in
     postgres) echo "ours, PostgreSQL" ;;
