@@ -7,7 +7,7 @@ img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-sr
 frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
 use std::{
-    sync::OnceLock,
+    sync::{Arc, OnceLock},
     time::{Duration, Instant},
 };
 
@@ -37,14 +37,16 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Provider's endpoints have their own policies (see `http::oidc`), so this is not applied
 /// to the whole site.
 pub fn api_cors(config: &Config) -> CorsLayer {
-    let origins: Vec<HeaderValue> = config
+    let origins: Arc<[HeaderValue]> = config
         .platforms
         .all()
         .iter()
         .filter_map(|origin| HeaderValue::from_str(origin).ok())
         .collect();
+    // A predicate over a shared list rather than `AllowOrigin::list`: the layer is cloned for
+    // every request, and a list is a vector of header values to copy each time.
     CorsLayer::new()
-        .allow_origin(AllowOrigin::list(origins))
+        .allow_origin(AllowOrigin::predicate(move |origin, _| origins.contains(origin)))
         .allow_credentials(true)
         .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
         .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
@@ -136,12 +138,28 @@ async fn safe_defaults(request: Request, next: Next) -> Response {
     response
 }
 
+/// How often request timings are folded into their summaries.
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+
 /// The process-wide Prometheus recorder (one per process, however many apps tests start).
 fn prometheus() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new().build_recorder();
         let handle = recorder.handle();
+        // Each timing is kept as a sample until it is folded into its summary, which
+        // rendering does; a server nobody scrapes (no `/metrics` outside local without a
+        // token or METRICS_ADDR) would keep every request's sample for ever. The exporter's
+        // own `install` runs this upkeep on a thread too; we build the recorder ourselves.
+        let upkeep = handle.clone();
+        let _ = std::thread::Builder::new()
+            .name("metrics-upkeep".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(METRICS_UPKEEP);
+                    upkeep.run_upkeep();
+                }
+            });
         // Another recorder may already be installed (a test harness); ours still renders.
         let _ = metrics::set_global_recorder(recorder);
         handle
