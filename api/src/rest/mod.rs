@@ -24,7 +24,10 @@ use crate::state::AppState;
 /// Bodies above this are refused with 413 before they are read whole.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// Every feature's routes, and `GET /openapi.json` describing them.
+/// Where the REST adapter is served: the OpenAPI document's server, before each of its paths.
+pub const PREFIX: &str = "/api";
+
+/// Every feature's routes under [`PREFIX`], and `GET /api/openapi.json` describing them.
 pub fn router() -> Router<AppState> {
     let (router, paths) = accounts::routes()
         .merge(news::routes())
@@ -36,7 +39,7 @@ pub fn router() -> Router<AppState> {
     let document = Arc::new(openapi::document(paths));
     router
         .route(
-            "/openapi.json",
+            &format!("{PREFIX}/openapi.json"),
             get(move || {
                 let document = document.clone();
                 async move { Json(Value::clone(&document)) }

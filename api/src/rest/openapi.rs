@@ -286,7 +286,7 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
             "version": env!("CARGO_PKG_VERSION"),
             "description": "Every body is an envelope: {success, message, data} or {success: false, message, code, errors}. The same operations are available in GraphQL at /api/graphql."
         },
-        "servers": [{ "url": "/api" }],
+        "servers": [{ "url": super::PREFIX }],
         "paths": paths,
         "components": {
             "securitySchemes": {

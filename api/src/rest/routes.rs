@@ -90,8 +90,11 @@ impl Routes {
         H: Handler<T, AppState>,
         T: 'static,
     {
-        // A second method on a path joins the first (axum merges the method routers).
-        self.router = self.router.route(path, on(filter, handler));
+        // A second method on a path joins the first (axum merges the method routers). The
+        // router serves the path under `/api`; the document lists it as its server's.
+        self.router = self
+            .router
+            .route(&format!("{}{path}", super::PREFIX), on(filter, handler));
         self.paths
             .entry(path.to_owned())
             .or_default()
