@@ -12,7 +12,7 @@ use std::{
 };
 
 use axum::{
-    Router,
+    Extension, Router,
     extract::{MatchedPath, Request},
     http::{HeaderName, HeaderValue, Method, header},
     middleware::{self, Next},
@@ -29,7 +29,13 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{config::Config, error::Code, http::error::ErrorResponse};
+use crate::{
+    config::Config,
+    error::Code,
+    graphql::AppSchema,
+    http::{caller, error::ErrorResponse},
+    state::AppState,
+};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -53,7 +59,11 @@ pub fn api_cors(config: &Config) -> CorsLayer {
         .max_age(Duration::from_secs(600))
 }
 
-pub fn apply(router: Router, config: &Config) -> Router {
+/// Wraps every route in the middleware every request passes through, innermost last: the
+/// caller is worked out once and the GraphQL schema handed on. One `layer` call, because axum
+/// boxes each one around every route and clones and drops that box per request.
+pub fn apply(router: Router, state: &AppState, schema: AppSchema) -> Router {
+    let config = &state.config;
     let trace = TraceLayer::new_for_http().make_span_with(|request: &Request| {
         let id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
         tracing::info_span!("request", method = %request.method(), path = %logged_path(request), request_id = %id)
@@ -88,7 +98,10 @@ pub fn apply(router: Router, config: &Config) -> Router {
             .option_layer(hsts)
             .layer(middleware::from_fn(safe_defaults))
             .layer(CompressionLayer::new())
-            .layer(middleware::from_fn(time_limit)),
+            .layer(middleware::from_fn(time_limit))
+            .layer(middleware::from_fn_with_state(state.clone(), caller::resolve))
+            .layer(Extension(schema))
+            .layer(middleware::from_fn(run_to_end)),
     )
 }
 
@@ -216,6 +229,22 @@ async fn time_limit(request: Request, next: Next) -> Response {
             tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
             ErrorResponse::from(crate::error::Error::Unavailable).into_response()
         }
+    }
+}
+
+/// Runs each request to its end on a task of its own, even when its client hangs up first.
+/// A handler dropped between PostgreSQL's `BEGIN` and its answer leaves the server inside a
+/// transaction that the pool does not know of: the next request given that connection ran
+/// its statements in it, holding their locks until some later `COMMIT` (a token benchmark
+/// whose clients hung up mid-run saw refused codes and stalls). A finished request cannot
+/// leave that behind, and its writes are all or nothing as their transactions say.
+async fn run_to_end(request: Request, next: Next) -> Response {
+    match tokio::spawn(next.run(request)).await {
+        Ok(response) => response,
+        // The panic goes on to `CatchPanicLayer`, as if it had happened here.
+        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        // Only when the runtime is shutting down.
+        Err(_) => ErrorResponse::from(crate::error::Error::Unavailable).into_response(),
     }
 }
 

@@ -17,11 +17,13 @@ pub mod providers;
 pub mod site;
 
 use axum::{
-    Extension, Router,
+    Router,
     extract::DefaultBodyLimit,
     middleware::from_fn_with_state,
     routing::{any, get},
 };
+
+use tower::ServiceBuilder;
 
 use crate::{graphql::AppSchema, rest, state::AppState};
 
@@ -49,9 +51,14 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         .method_not_allowed_fallback(middleware::api_method_not_allowed)
         .route("/api", any(middleware::api_not_found))
         .route("/api/", any(middleware::api_not_found))
-        .route("/api/{*rest}", any(middleware::api_not_found))
-        .layer(from_fn_with_state(state.clone(), cross_site::guard));
-    let api = ip_limit::apply(api, state.config.rate_limit_per_ip).layer(middleware::api_cors(&state.config));
+        .route("/api/{*rest}", any(middleware::api_not_found));
+    // One layer of both: axum boxes each `layer` call around every route, and clones and
+    // drops that box per request.
+    let api = ip_limit::apply(api, state.config.rate_limit_per_ip).layer(
+        ServiceBuilder::new()
+            .layer(middleware::api_cors(&state.config))
+            .layer(from_fn_with_state(state.clone(), cross_site::guard)),
+    );
     let mut app = Router::new()
         .merge(api)
         .route("/healthz", get(health::live))
@@ -67,10 +74,6 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         app = app.route("/dev/mailbox", get(mailbox::page));
     }
     let site = site::Site::load(&state.config);
-    let app = app
-        .fallback_service(site.service())
-        .layer(Extension(schema))
-        .layer(from_fn_with_state(state.clone(), caller::resolve))
-        .with_state(state.clone());
-    middleware::apply(app, &state.config)
+    let app = app.fallback_service(site.service()).with_state(state.clone());
+    middleware::apply(app, &state, schema)
 }
