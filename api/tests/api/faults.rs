@@ -498,3 +498,45 @@ async fn a_postgresql_restart_gives_clean_503s_and_the_same_process_serves_again
         statuses.iter().filter(|s| **s == 503).count()
     );
 }
+
+db_test!(
+    /// Clients that hang up while their request is at the database leave no transaction open
+    /// on a pooled connection: a handler dropped between `BEGIN` and its answer used to leave
+    /// PostgreSQL inside a transaction the pool did not know of, and later requests given that
+    /// connection ran in it, holding their locks. Each hang-up lands at another moment of the
+    /// request: before its transaction, inside it, or after.
+    async fn clients_that_hang_up_mid_request_leave_no_transaction_open(app: TestApp) {
+        use tokio::io::AsyncWriteExt;
+        let address = app.address.trim_start_matches("http://").to_owned();
+        for n in 0..300u64 {
+            let body = format!(r#"{{"email":"hang-up-{n}@example.com"}}"#);
+            let request = format!(
+                "POST /api/auth/send-otp-email HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+            stream.write_all(request.as_bytes()).await.unwrap();
+            tokio::time::sleep(Duration::from_micros(n * 37 % 4000)).await;
+            drop(stream);
+        }
+        // The requests that were still running finish (or were dropped) within this.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        if app.backend == Backend::Postgres {
+            let stuck = app
+                .count(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                     AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'",
+                )
+                .await;
+            assert_eq!(stuck, 0, "pooled connections left inside a transaction");
+        }
+        // Every connection the pool holds still answers, and the server serves the next person.
+        let response = app
+            .post(
+                "/api/auth/send-otp-email",
+                json!({ "email": "after@example.com" }),
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+);
