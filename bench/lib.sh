@@ -15,7 +15,8 @@
 #   sqlite_file              the bench database's SQLite file (from $database_url)
 #   database_ticks           CPU clock ticks used so far by this machine's PostgreSQL processes
 # It sets ROOT (the repository), work (a temp folder), servers, server, pg_database, and an
-# exit trap that stops the servers, drops the PostgreSQL database and removes $work.
+# exit trap that stops the servers, drops the PostgreSQL database and removes $work (after
+# copying the servers' logs to $KEEP_LOGS, when set).
 
 ROOT="$(pwd)"
 BUILD="${BUILD:-1}"
@@ -35,6 +36,7 @@ bench_cleanup() {
   if [ -n "$pg_database" ]; then
     psql "$BENCH_PG_URL" -qc "DROP DATABASE IF EXISTS $pg_database" >/dev/null 2>&1 || true
   fi
+  if [ -n "${KEEP_LOGS:-}" ]; then cp "$work"/*.log "$KEEP_LOGS"/ 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap bench_cleanup EXIT

@@ -130,6 +130,8 @@ measure() {  # database
   done
   [ ${#signing_in[@]} -eq 0 ] || wait "${signing_in[@]}"
 
+  # The HTTP stack's own ceiling on this server: routing, every middleware, a JSON answer.
+  R[$db.ceiling]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/healthz" -s "$work/get.lua")
   R[$db.verify]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/get.lua" -H "authorization: Bearer $token")
   R[$db.many]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/auth/verify" -s "$work/many.lua")
   R[$db.me]=$(wrk_run "$HOT_CONN" "$HOT_DUR" "$BASE/api/graphql" -s "$work/me.lua" -H "authorization: Bearer $token")
@@ -192,6 +194,10 @@ row() {  # label db key peer-text peer-rps
   echo "| $1 | $(name "$2") | $(field "$r" rps) req/s | $(field "$r" p99_ms) ms | $4 | $(ratio "$(field "$r" rps)" "$5" 1) |"
 }
 for db in $DATABASES; do row "\`GET /api/auth/verify\`, one session, $HOT_CONN connections" "$db" verify "$peer_get" "$(field "$peer_verify" rps)"; done
+for db in $DATABASES; do
+  c=${R[$db.ceiling]:-}
+  echo "| \`GET /api/auth/verify\` against \`GET /healthz\` (the same server's ceiling), $HOT_CONN connections | $(name "$db") | $(field "${R[$db.verify]:-}" rps) req/s | $(field "${R[$db.verify]:-}" p99_ms) ms | \`/healthz\` $(field "$c" rps) req/s (p99 $(field "$c" p99_ms) ms) | $(pct "$(field "${R[$db.verify]:-}" rps)" "$(field "$c" rps)") of the ceiling |"
+done
 for db in $DATABASES; do row "\`GET /api/auth/verify\`, $SESSIONS sessions in turn, $HOT_CONN connections" "$db" many "$peer_get" "$(field "$peer_verify" rps)"; done
 for db in $DATABASES; do row "GraphQL \`{ me { id email name role } }\`, $HOT_CONN connections" "$db" me "$peer_get" "$(field "$peer_verify" rps)"; done
 for db in $DATABASES; do row "\`GET /api/news\` (20 items), $HOT_CONN connections" "$db" news "—" ""; done
@@ -219,5 +225,5 @@ done
 echo "| JavaScript for \`/\` | — | ${js_kib:-—} | | goal ≤ 100 KiB gzip | — |"
 echo
 for db in $DATABASES; do
-  echo "non-2xx answers, $(name "$db"): verify $(field "${R[$db.verify]:-}" non2xx), many sessions $(field "${R[$db.many]:-}" non2xx), me $(field "${R[$db.me]:-}" non2xx), news $(field "${R[$db.news]:-}" non2xx), sign-in $(field "${R[$db.login]:-}" non2xx), sign-up $(field "${R[$db.signup]:-}" non2xx)"
+  echo "non-2xx answers, $(name "$db"): healthz $(field "${R[$db.ceiling]:-}" non2xx), verify $(field "${R[$db.verify]:-}" non2xx), many sessions $(field "${R[$db.many]:-}" non2xx), me $(field "${R[$db.me]:-}" non2xx), news $(field "${R[$db.news]:-}" non2xx), sign-in $(field "${R[$db.login]:-}" non2xx), sign-up $(field "${R[$db.signup]:-}" non2xx)"
 done

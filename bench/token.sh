@@ -18,6 +18,7 @@
 #   DATABASES= bench/token.sh                # the peer alone
 #   CONNS="16" DUR=5 bench/token.sh          # one connection count, shorter runs
 #   BUILD=0 bench/token.sh                   # no cargo build: the release server as built
+#   KEEP_LOGS=/tmp/logs SERVER_LOG=warn,api::oidc=debug bench/token.sh   # keep the server's log
 #
 # Codes and refresh tokens are minted before each run, by a real authorize request each (and,
 # for refresh tokens, a real exchange): ours at GET /oauth2/authorize with a signed-in
@@ -337,7 +338,7 @@ PY
     --name "Token bench" --redirect-uri "$REDIRECT_URI" --first-party >"$work/client.txt" 2>/dev/null
   client=$(sed -n 's/^client_id: //p' "$work/client.txt")
   secret=$(sed -n 's/^client_secret: //p' "$work/client.txt")
-  bench_serve "$PORT"
+  bench_serve "$PORT" ${SERVER_LOG:+RUST_LOG=$SERVER_LOG}
   curl -fs "$BASE/oauth2/jwks" | grep -q "\"kid\":\"$KID\"" \
     || { echo "bench: our server does not publish the shared key $KID" >&2; cat "$work/server-$PORT.log" >&2; exit 1; }
   # SESSIONS accounts, each signed in once: the codes go round their sessions.
