@@ -145,19 +145,23 @@ pub fn same(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// A session token issued at `at`, good for an hour.
+    fn issued(keys: &Keys, at: DateTime<Utc>) -> String {
+        keys.issue(
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            "career",
+            at,
+            at + chrono::Duration::hours(1),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_token_round_trips_and_a_tampered_one_does_not() {
         let keys = Keys::new("secret");
         let now = Utc::now();
-        let token = keys
-            .issue(
-                Uuid::new_v4(),
-                Uuid::new_v4(),
-                "career",
-                now,
-                now + chrono::Duration::hours(1),
-            )
-            .unwrap();
+        let token = issued(&keys, now);
         assert!(keys.decode(&token).is_some());
         assert!(Keys::new("other").decode(&token).is_none());
         let mut tampered = token.clone();
@@ -169,15 +173,7 @@ mod tests {
     fn an_expired_token_is_refused() {
         let keys = Keys::new("secret");
         let past = Utc::now() - chrono::Duration::hours(2);
-        let token = keys
-            .issue(
-                Uuid::new_v4(),
-                Uuid::new_v4(),
-                "career",
-                past,
-                past + chrono::Duration::hours(1),
-            )
-            .unwrap();
+        let token = issued(&keys, past);
         assert!(keys.decode(&token).is_none());
     }
 
@@ -185,15 +181,7 @@ mod tests {
     fn a_token_checked_once_is_still_refused_once_it_has_expired() {
         let keys = Keys::new("secret");
         let now = Utc::now();
-        let token = keys
-            .issue(
-                Uuid::new_v4(),
-                Uuid::new_v4(),
-                "career",
-                now,
-                now + chrono::Duration::hours(1),
-            )
-            .unwrap();
+        let token = issued(&keys, now);
         assert!(keys.decode(&token).is_some());
         // The second check is answered from memory; it still reads the expiry.
         assert!(keys.decode(&token).is_some());
