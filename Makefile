@@ -28,9 +28,10 @@ run:
 	@$(MAKE) --no-print-directory -j2 build-client build-server
 	APP_ENV=local cargo run -q -p api -- serve
 
+# The release build, with jemalloc (the allocator the benchmarks measure).
 run-release:
-	@$(MAKE) --no-print-directory -j2 build-client build-server CARGO_PROFILE=--release
-	APP_ENV=local cargo run -q --release -p api -- serve
+	@$(MAKE) --no-print-directory -j2 build-client build-server CARGO_PROFILE="--release --features jemalloc"
+	APP_ENV=local cargo run -q --release --features jemalloc -p api -- serve
 
 build-server:
 	cargo build $(CARGO_PROFILE) -p api

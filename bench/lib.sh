@@ -1,6 +1,6 @@
 # Shared by the bench scripts, sourced right after `cd "$(dirname "$0")/.."` (under set -euo pipefail):
 #   bench_prepare            wrk if missing, then bench_build
-#   bench_build              the release server (cargo build --release -q -p api); BUILD=0 uses target/release/api as it is
+#   bench_build              the release server (cargo build --release -q -p api --features jemalloc); BUILD=0 uses target/release/api as it is
 #   bench_database DB NAME   $database_url: sqlite ($work/NAME.db) or postgres (a fresh database NAME_$$)
 #   bench_drop_database      drops the PostgreSQL database bench_database made (the exit trap does it otherwise)
 #   bench_env                BENCH_ENV: the server's environment for the current $BASE and $database_url
@@ -46,7 +46,7 @@ bench_build() {
     # A missing binary would otherwise surface later as a server that never answers.
     [ -x target/release/api ] || { echo "bench: BUILD=0, but target/release/api is not built" >&2; exit 1; }
   else
-    cargo build --release -q -p api
+    cargo build --release -q -p api --features jemalloc
   fi
 }
 
