@@ -64,24 +64,43 @@ pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
 /// gathered (`ANALYZE`).
 async fn stable_plans(conn: &mut sea_orm::sqlx::SqliteConnection) -> Result<(), sea_orm::sqlx::Error> {
     let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    // SAFETY: `db` is this connection's open handle, held exclusively through the lock for
-    // the length of the call, and the arguments are the documented ones of this option (an
-    // int to set it, a null pointer where the old value would be written back).
+    match planner_stability(&mut handle, Some(true)) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(sea_orm::sqlx::Error::Protocol(
+            "SQLite kept the query planner stability guarantee off".to_owned(),
+        )),
+        Err(rc) => Err(sea_orm::sqlx::Error::Protocol(format!(
+            "SQLite refused the query planner stability guarantee (code {rc})"
+        ))),
+    }
+}
+
+/// Sets the query planner stability guarantee of one connection (`None` leaves it), and
+/// answers whether it is on afterwards, or SQLite's error code.
+fn planner_stability(
+    handle: &mut sea_orm::sqlx::sqlite::LockedSqliteHandle<'_>,
+    turn_on: Option<bool>,
+) -> Result<bool, std::ffi::c_int> {
+    let set: std::ffi::c_int = match turn_on {
+        Some(on) => on.into(),
+        None => -1,
+    };
+    let mut now: std::ffi::c_int = -1;
+    // SAFETY: the handle is this connection's open database, held exclusively through its
+    // lock for the length of the call, and the arguments are the documented ones of this
+    // option: an int (1 on, 0 off, negative to leave it) and where to write the setting back.
     let rc = unsafe {
         libsqlite3_sys::sqlite3_db_config(
-            db,
+            handle.as_raw_handle().as_ptr(),
             libsqlite3_sys::SQLITE_DBCONFIG_ENABLE_QPSG,
-            1 as std::ffi::c_int,
-            std::ptr::null_mut::<std::ffi::c_int>(),
+            set,
+            &raw mut now,
         )
     };
     if rc == libsqlite3_sys::SQLITE_OK {
-        Ok(())
+        Ok(now == 1)
     } else {
-        Err(sea_orm::sqlx::Error::Protocol(format!(
-            "SQLite refused the query planner stability guarantee (code {rc})"
-        )))
+        Err(rc)
     }
 }
 
@@ -112,18 +131,7 @@ mod tests {
     /// Whether a connection runs with the query planner stability guarantee.
     async fn plans_are_stable(conn: &mut sea_orm::sqlx::SqliteConnection) -> bool {
         let mut handle = conn.lock_handle().await.unwrap();
-        let mut on: std::ffi::c_int = -1;
-        // SAFETY: as in `stable_plans`; -1 reads the setting into `on` without changing it.
-        let rc = unsafe {
-            libsqlite3_sys::sqlite3_db_config(
-                handle.as_raw_handle().as_ptr(),
-                libsqlite3_sys::SQLITE_DBCONFIG_ENABLE_QPSG,
-                -1 as std::ffi::c_int,
-                &raw mut on,
-            )
-        };
-        assert_eq!(rc, libsqlite3_sys::SQLITE_OK);
-        on == 1
+        planner_stability(&mut handle, None).unwrap()
     }
 
     #[tokio::test]
