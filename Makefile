@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client build-server test test-deps lint test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
+.PHONY: help run run-release client-deps build-client build-server test test-deps lint lint-rust lint-client test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -37,18 +37,27 @@ build-server:
 	cargo build $(CARGO_PROFILE) -p api
 
 # Each suite in turn, timed, so the slow one is visible at the end. Suites joined by + run side
-# by side: the soak holds its load for a fixed minute on one PostgreSQL, which leaves the other
-# core to the client's unit tests.
-SUITES ?= lint test-rust soak+test-client examples fuzz e2e
+# by side, and --beside runs one from the first suite to the last; all but the first of a group
+# run under `nice`. The soak holds its load for a fixed minute, the fuzzer and the browser suite
+# wait on one server: what they leave idle of the two cores goes to the client's unit tests and
+# the linters (Clippy alone is minutes of CPU).
+SUITES ?= --beside lint-rust test-rust soak+test-client examples fuzz+lint-client e2e
 test: test-deps
 	@./scripts/run-suites.sh $(SUITES)
 
 test-deps:
 	./scripts/test-deps.sh
 
-lint:
+lint: lint-rust lint-client
+
+# Clippy checks in a target directory of its own: its artifacts are check-only and share nothing
+# with the build's, and its own directory keeps it off the build's lock, so a browser suite
+# beside it still starts its server.
+lint-rust:
 	cargo fmt --all --check
-	cargo clippy --all-targets -- -D warnings
+	CARGO_TARGET_DIR=target/lint cargo clippy --all-targets -- -D warnings
+
+lint-client: client-deps
 	npm --prefix client run lint
 
 test-rust:

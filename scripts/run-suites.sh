@@ -1,15 +1,70 @@
 #!/usr/bin/env bash
-# `make test`'s runner: each argument is a suite (a make target), or suites joined by `+` that
-# run side by side (their output kept apart and shown when all have ended). Stops at the first
-# failure; prints every suite's time at the end, so the slow one is visible.
-#   scripts/run-suites.sh lint test-rust soak+test-client fuzz
+# `make test`'s runner. Each argument is a suite (a make target), or suites joined by `+` that
+# run side by side (their output kept apart and shown when all have ended). `--beside SUITE`
+# runs SUITE from the start to the end of the whole run, under `nice`. So do the suites after
+# the first of a `+` group. A niced suite takes only the CPU the others leave idle: a browser
+# waiting on pages, a fuzzer waiting on its server, a soak holding a fixed load. Stops at the
+# first failure; prints every suite's time at the end, so the slow one is visible.
+#   scripts/run-suites.sh --beside lint-rust test-rust soak+test-client fuzz e2e
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+NICE=15
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+beside=()
+beside_pids=()
+background=()
 report=""
 line() { report+=$(printf '  %-28s %5d s' "$1" "$2")$'\n'; }
+
+# Each suite in the background leads a process group of its own, so that a failure elsewhere
+# or an interrupt stops it with everything it started (cargo, rustc, a server).
+stop_background() {
+  for pid in "${background[@]}"; do kill -- "-$pid" 2>/dev/null; done
+}
+trap 'stop_background; rm -rf "$logs"' EXIT
+trap 'exit 130' INT TERM
+
+# Runs one suite in the background into its log, then writes its time.
+start() { # SUITE PRIORITY
+  setsid bash -c '
+    begun=$(date +%s)
+    nice -n "$2" make --no-print-directory "$1" >"$3/$1.log" 2>&1
+    status=$?
+    echo $(($(date +%s) - begun)) >"$3/$1.time"
+    exit "$status"' _ "$1" "$2" "$logs" &
+  background+=($!)
+}
+
+# Waits for the given suites (their PIDs in the same order); shows their output; fails with
+# the names of those that failed.
+finish() { # LABEL SUITE... -- PID...
+  local label=$1 names=() pids=() failed=""
+  shift
+  while [ "$1" != -- ]; do names+=("$1"); shift; done
+  shift
+  pids=("$@")
+  for i in "${!names[@]}"; do
+    wait "${pids[$i]}" || failed+=" ${names[$i]}"
+  done
+  for suite in "${names[@]}"; do
+    echo "==> $suite ($label)"
+    cat "$logs/$suite.log"
+  done
+  if [ -n "$failed" ]; then
+    echo "make test:$failed failed after $(($(date +%s) - run_started)) s"
+    exit 1
+  fi
+  for suite in "${names[@]}"; do line "$suite" "$(cat "$logs/$suite.time")"; done
+}
+
+run_started=$(date +%s)
+while [ "${1:-}" = --beside ]; do
+  beside+=("$2")
+  start "$2" "$NICE"
+  beside_pids+=($!)
+  shift 2
+done
 
 for group in "$@"; do
   started=$(date +%s)
@@ -23,30 +78,19 @@ for group in "$@"; do
     continue
   fi
   pids=()
+  priority=0
   for suite in "${suites[@]}"; do
-    (
-      begun=$(date +%s)
-      make --no-print-directory "$suite" >"$logs/$suite.log" 2>&1
-      status=$?
-      echo $(($(date +%s) - begun)) >"$logs/$suite.time"
-      exit "$status"
-    ) &
+    start "$suite" "$priority"
     pids+=($!)
+    priority=$NICE
   done
-  failed=""
-  for i in "${!suites[@]}"; do
-    wait "${pids[$i]}" || failed+=" ${suites[$i]}"
-  done
-  for suite in "${suites[@]}"; do
-    echo "==> $suite (side by side with the rest of $group)"
-    cat "$logs/$suite.log"
-  done
-  if [ -n "$failed" ]; then
-    echo "make test:$failed failed after $(($(date +%s) - started)) s"
-    exit 1
-  fi
-  for suite in "${suites[@]}"; do line "$suite" "$(cat "$logs/$suite.time")"; done
+  finish "side by side with the rest of $group" "${suites[@]}" -- "${pids[@]}"
   line "($group, together)" $(($(date +%s) - started))
 done
+
+if [ "${#beside[@]}" -gt 0 ]; then
+  finish "beside every other suite" "${beside[@]}" -- "${beside_pids[@]}"
+fi
+line "(all)" $(($(date +%s) - run_started))
 echo "make test: every suite passed"
 printf '%s' "$report"
