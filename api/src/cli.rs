@@ -91,6 +91,9 @@ pub enum OauthClientCommand {
         /// No secret: the client proves itself with PKCE alone (single-page and mobile apps).
         #[arg(long)]
         public: bool,
+        /// How its ID tokens are signed: RS256 (every client library) or EdDSA.
+        #[arg(long, default_value = "RS256")]
+        id_token_alg: crate::oidc::clients::IdTokenAlg,
         /// One of the three platforms: no consent screen.
         #[arg(long)]
         first_party: bool,
@@ -197,6 +200,7 @@ async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientComm
             backchannel_logout_uri,
             public,
             first_party,
+            id_token_alg,
         } => {
             let new = clients::NewClient {
                 name,
@@ -205,6 +209,7 @@ async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientComm
                 backchannel_logout_uri,
                 public,
                 first_party,
+                id_token_alg,
             };
             let (client, secret) = clients::create(db, new, environment_says_local())
                 .await
@@ -224,9 +229,10 @@ async fn oauth_client(db: &sea_orm::DatabaseConnection, command: OauthClientComm
                     (false, false) => "confidential",
                 };
                 println!(
-                    "{}\t{}\t{kind}\t{}",
+                    "{}\t{}\t{kind}\t{}\t{}",
                     client.client_id,
                     client.name,
+                    client.id_token_alg.as_str(),
                     client.redirect_uris.join(" ")
                 );
             }

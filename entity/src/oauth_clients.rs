@@ -17,6 +17,8 @@ pub struct Model {
     pub backchannel_logout_uri: Option<String>,
     /// One of the three platforms: no consent screen.
     pub first_party: bool,
+    /// How its ID tokens are signed: `RS256` or `EdDSA`.
+    pub id_token_signed_response_alg: String,
     pub created_at: DateTimeUtc,
 }
 

@@ -14,6 +14,7 @@ mod m20261126_000008_sign_in_links;
 mod m20261127_000009_passkeys;
 mod m20261127_000010_identities;
 mod m20261127_000011_admin_console;
+mod m20261128_000012_id_token_alg;
 
 pub struct Migrator;
 
@@ -32,6 +33,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000009_passkeys::Migration),
             Box::new(m20261127_000010_identities::Migration),
             Box::new(m20261127_000011_admin_console::Migration),
+            Box::new(m20261128_000012_id_token_alg::Migration),
         ]
     }
 }

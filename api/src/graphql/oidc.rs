@@ -147,6 +147,8 @@ impl OidcMutation {
             backchannel_logout_uri: input.backchannel_logout_uri,
             public: input.public,
             first_party: input.first_party,
+            // RS256, which every client library verifies; EdDSA is the CLI's `--id-token-alg`.
+            id_token_alg: clients::IdTokenAlg::default(),
         };
         let (client, secret) = clients::create(&state.db, new, state.config.env.is_local())
             .await

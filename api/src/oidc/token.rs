@@ -428,7 +428,7 @@ async fn id_token(
     )
     .set_auth_time(Some(grant.auth_time))
     .set_nonce(grant.nonce.clone().map(Nonce::new));
-    let key = keys::current(&ctx.db, &ctx.vault, keys::RS256).await?;
+    let key = keys::current(&ctx.db, &ctx.vault, client.id_token_alg.as_str()).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
     let token = match key.as_ref() {

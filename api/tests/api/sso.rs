@@ -202,8 +202,16 @@ async fn userinfo(app: &TestApp, access: &str) -> reqwest::Response {
 }
 
 fn payload(jwt: &str) -> Value {
+    jwt_part(jwt, 1)
+}
+
+fn header(jwt: &str) -> Value {
+    jwt_part(jwt, 0)
+}
+
+fn jwt_part(jwt: &str, index: usize) -> Value {
     use base64::Engine;
-    let part = jwt.split('.').nth(1).unwrap();
+    let part = jwt.split('.').nth(index).unwrap();
     serde_json::from_slice(
         &base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(part)
@@ -482,6 +490,44 @@ sso_test! {
 }
 
 sso_test! {
+    async fn a_client_registered_for_eddsa_gets_id_tokens_signed_with_the_published_ed25519_key(app) {
+        use openidconnect::core::CoreJwsSigningAlgorithm;
+        let rp = Rp::register(&app, NewClient {
+            name: "Career".to_owned(),
+            redirect_uris: vec![REDIRECT.to_owned()],
+            first_party: true,
+            id_token_alg: clients::IdTokenAlg::EdDsa,
+            ..NewClient::default()
+        }).await;
+        let browser = signed_in_browser(&app, "eddsa@example.com").await;
+        let (url, _, nonce, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        let id_token = tokens.id_token().unwrap();
+        let signed = header(&id_token.to_string());
+        assert_eq!(signed["alg"], "EdDSA");
+        let jwks = json_of(app.get("/oauth2/jwks").await, StatusCode::OK).await;
+        let key = jwks["keys"].as_array().unwrap().iter().find(|k| k["kid"] == signed["kid"]).expect("the signing key is published");
+        assert_eq!((key["kty"].as_str(), key["crv"].as_str()), (Some("OKP"), Some("Ed25519")));
+        // A relying party that allows EdDSA validates it, nonce and all, against the JWKS...
+        let client = rp.client();
+        let eddsa = client.id_token_verifier().set_allowed_algs(vec![CoreJwsSigningAlgorithm::EdDsa]);
+        let claims = id_token.claims(&eddsa, &nonce).expect("a valid EdDSA ID token");
+        assert_eq!(claims.email().map(|e| e.as_str()), Some("eddsa@example.com"));
+        // ...and one that allows RS256 alone refuses it.
+        let rs256 = client.id_token_verifier().set_allowed_algs(vec![CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256]);
+        assert!(id_token.claims(&rs256, &nonce).is_err());
+
+        // A refreshed ID token keeps the client's algorithm.
+        let refreshed = rp.client()
+            .exchange_refresh_token(tokens.refresh_token().unwrap()).unwrap()
+            .request_async(&rp_http()).await.unwrap();
+        let again = header(&refreshed.id_token().expect("an ID token on refresh").to_string());
+        assert_eq!((&again["alg"], &again["kid"]), (&signed["alg"], &signed["kid"]));
+    }
+}
+
+sso_test! {
     async fn rotated_keys_stay_published_and_new_tokens_use_the_new_key(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "keys@example.com").await;
@@ -625,12 +671,28 @@ async fn the_oauth_client_commands_need_only_the_database() {
             "--redirect-uri",
             "http://localhost:5173/cb",
             "--public",
+            "--id-token-alg",
+            "EdDSA",
         ],
     );
     assert!(
         ok && !out.contains("client_secret"),
         "a public client has no secret: {out}"
     );
+    let (ok, _, err) = cli(
+        &url,
+        &[
+            "oauth-client",
+            "create",
+            "--name",
+            "Odd",
+            "--redirect-uri",
+            "https://odd.example/cb",
+            "--id-token-alg",
+            "HS256",
+        ],
+    );
+    assert!(!ok && err.contains("is not RS256 or EdDSA"), "{err}");
     let (ok, _, err) = cli(
         &url,
         &[
@@ -647,10 +709,12 @@ async fn the_oauth_client_commands_need_only_the_database() {
     let (_, list, _) = cli(&url, &["oauth-client", "list"]);
     assert!(
         list.contains(&client_id)
-            && list.contains("confidential, first-party")
+            && list.contains("confidential, first-party\tRS256")
+            && list.contains("public\tEdDSA\thttp://localhost:5173/cb")
             && list.contains("https://hire.example/cb2"),
         "{list}"
     );
+    assert!(!list.contains("Odd"), "a refused client is not stored: {list}");
     assert!(!list.contains(&secret), "the secret is never shown again");
     let (ok, rotated, _) = cli(&url, &["oauth-client", "rotate-secret", &client_id]);
     assert!(
