@@ -7,9 +7,10 @@
 #      confidential client authenticated with client_secret_basic, a fresh code per request;
 #   2. refresh-token rotation: grant_type=refresh_token, a fresh refresh token per request
 #      (rotation makes each one single-use).
-# Both sides sign their ID tokens RS256 with the same 2048-bit RSA key (made here, given to
-# our server as its signing key and to the peer as its JWKS, same kid) and put the same claims
-# in them (scope `openid email profile`). Prints one table with requests/s, p50, p99, the CPU
+# Both sides sign their ID tokens with the same key (made here, given to our server as its
+# signing key and to the peer as its JWKS, same kid): RS256 with a 2048-bit RSA key, or with
+# ALG=EdDSA an Ed25519 key and a client registered for it on both sides. Both put the same
+# claims in them (scope `openid email profile`). Prints one table with requests/s, p50, p99, the CPU
 # each answer cost the server (and PostgreSQL, which shares the two cores) and the ratios
 # ours/peer; asserts nothing on timing, but stops when any answer is not 2xx (a failed exchange
 # is fast, and would pass for speed) or a pool of codes or tokens ran out.
@@ -17,6 +18,7 @@
 #   DATABASES=sqlite PEER=0 bench/token.sh   # ours on SQLite only
 #   DATABASES= bench/token.sh                # the peer alone
 #   CONNS="16" DUR=5 bench/token.sh          # one connection count, shorter runs
+#   ALG=EdDSA bench/token.sh                 # ID tokens signed EdDSA (Ed25519) on both sides
 #   BUILD=0 bench/token.sh                   # no cargo build: the release server as built
 #   KEEP_LOGS=/tmp/logs SERVER_LOG=warn,api::oidc=debug bench/token.sh   # keep the server's log
 #
@@ -39,6 +41,7 @@ PROBE="${PROBE:-8000}"         # codes for the 2 s warm-up that sizes the first 
 POOL="${POOL:-40000}"          # the first pool when the warm-up used up its codes
 SESSIONS="${SESSIONS:-8}"      # signed-in accounts the codes are spread over
 PORT="${PORT:-18200}"          # ours; the peer listens on the next port
+ALG="${ALG:-RS256}"            # the ID tokens' algorithm: RS256 or EdDSA
 BASE="http://127.0.0.1:$PORT"
 PEER_PORT=$((PORT + 1))
 # Registered on both sides and never followed: the minting reads the code from the Location.
@@ -46,14 +49,20 @@ REDIRECT_URI="http://127.0.0.1:9/callback"
 export PGOPTIONS="--client-min-messages=warning"
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
-command -v openssl >/dev/null || { echo "bench: openssl (the command) makes the shared RSA key" >&2; exit 1; }
+command -v openssl >/dev/null || { echo "bench: openssl (the command) makes the shared key" >&2; exit 1; }
+case "$ALG" in RS256 | EdDSA) ;; *) echo "bench: ALG is RS256 or EdDSA, not $ALG" >&2; exit 1 ;; esac
 bench_prepare
 if [ "$PEER" = 1 ] && { [ ! -d "$PEER_DIR/node_modules" ] || [ "$PEER_DIR/package-lock.json" -nt "$PEER_DIR/node_modules/.package-lock.json" ]; }; then
   npm --prefix "$PEER_DIR" ci --no-audit --no-fund --loglevel=error
 fi
 
-# ---- the shared signing key: PKCS#1 PEM, what api/src/oidc/keys.rs makes for RS256 (2048 bits).
-openssl genrsa -traditional -out "$work/key.pem" 2048 2>/dev/null
+# ---- the shared signing key, in the PEM api/src/oidc/keys.rs makes: PKCS#1 for RS256 (2048
+# bits), PKCS#8 for EdDSA (Ed25519).
+if [ "$ALG" = EdDSA ]; then
+  openssl genpkey -algorithm ed25519 -out "$work/key.pem" 2>/dev/null
+else
+  openssl genrsa -traditional -out "$work/key.pem" 2048 2>/dev/null
+fi
 KID="bench-$(openssl rand -hex 6)"
 
 # ---- the minting client (Python, standard library only)
@@ -317,25 +326,25 @@ measure_ours() {  # database
   bench_database "$db" token_bench
   bench_env
   env -i "${BENCH_ENV[@]}" ./target/release/api migrate >/dev/null
-  # The shared key as our current RS256 key, stored in plain text: the server seals it under
-  # its key-encryption key when it starts (keys.rs, reseal_all), as for a key stored before
-  # sealing existed. No other RS256 key exists, so it is the one that signs.
+  # The shared key as our current key of its algorithm, stored in plain text: the server seals
+  # it under its key-encryption key when it starts (keys.rs, reseal_all), as for a key stored
+  # before sealing existed. No other key of that algorithm exists, so it is the one that signs.
   if [ "$db" = postgres ]; then
-    psql "$database_url" -q -v kid="$KID" -v pem="$(cat "$work/key.pem")" \
-      <<<"INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (:'kid', 'RS256', :'pem', now(), NULL);"
+    psql "$database_url" -q -v kid="$KID" -v alg="$ALG" -v pem="$(cat "$work/key.pem")" \
+      <<<"INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (:'kid', :'alg', :'pem', now(), NULL);"
   else
-    python3 - "$(sqlite_file)" "$KID" "$work/key.pem" <<'PY'
+    python3 - "$(sqlite_file)" "$KID" "$ALG" "$work/key.pem" <<'PY'
 import datetime, sqlite3, sys
 now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f000+00:00")
 c = sqlite3.connect(sys.argv[1])
-c.execute("INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (?, 'RS256', ?, ?, NULL)",
-          (sys.argv[2], open(sys.argv[3]).read(), now))
+c.execute("INSERT INTO signing_keys (kid, alg, private_pem, created_at, retired_at) VALUES (?, ?, ?, ?, NULL)",
+          (sys.argv[2], sys.argv[3], open(sys.argv[4]).read(), now))
 c.commit()
 PY
   fi
   # A first-party confidential client (no consent screen), as `make run`'s operators make them.
   env -i "${BENCH_ENV[@]}" ./target/release/api oauth-client create \
-    --name "Token bench" --redirect-uri "$REDIRECT_URI" --first-party >"$work/client.txt" 2>/dev/null
+    --name "Token bench" --redirect-uri "$REDIRECT_URI" --first-party --id-token-alg "$ALG" >"$work/client.txt" 2>/dev/null
   client=$(sed -n 's/^client_id: //p' "$work/client.txt")
   secret=$(sed -n 's/^client_secret: //p' "$work/client.txt")
   bench_serve "$PORT" ${SERVER_LOG:+RUST_LOG=$SERVER_LOG}
@@ -363,7 +372,7 @@ if [ "$PEER" = 1 ]; then
   # Credentials of the same shape as ours (16 and 32 random bytes, base64url).
   peer_client=$(python3 -c 'import secrets; print(secrets.token_urlsafe(16))')
   peer_secret=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
-  ( exec env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production PORT="$PEER_PORT" KEY_PEM="$work/key.pem" KID="$KID" \
+  ( exec env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production PORT="$PEER_PORT" KEY_PEM="$work/key.pem" KID="$KID" ALG="$ALG" \
       CLIENT_ID="$peer_client" CLIENT_SECRET="$peer_secret" REDIRECT_URI="$REDIRECT_URI" \
       node "$PEER_DIR/server.mjs" ) >>"$work/peer.log" 2>&1 &
   server=$!
@@ -387,7 +396,7 @@ name() {
   esac
 }
 echo
-echo "The token endpoint beside oidc-provider — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, Node $(node --version), wrk -t2 on the same machine, RS256 (one shared 2048-bit key)"
+echo "The token endpoint beside oidc-provider — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, Node $(node --version), wrk -t2 on the same machine, $( [ "$ALG" = EdDSA ] && echo "EdDSA (one shared Ed25519 key)" || echo "RS256 (one shared 2048-bit key)")"
 echo "load average at the start: $LOAD_AT_START (others' work on this machine skews the figures)"
 echo "command: DATABASES=\"$DATABASES\" PEER=$PEER CONNS=\"$CONNS\" DUR=$DUR SESSIONS=$SESSIONS bench/token.sh"
 echo

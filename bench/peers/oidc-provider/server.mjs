@@ -1,12 +1,13 @@
 // The peer of bench/token.sh: panva's oidc-provider (the version pinned in package.json),
 // configured to do what our token endpoint does, so the two can be loaded side by side.
 //
-//   PORT=18201 KEY_PEM=key.pem KID=bench CLIENT_ID=… CLIENT_SECRET=… REDIRECT_URI=… node server.mjs
+//   PORT=18201 KEY_PEM=key.pem KID=bench [ALG=EdDSA] CLIENT_ID=… CLIENT_SECRET=… REDIRECT_URI=… node server.mjs
 //
 // What is the same as ours (api/src/oidc/): a confidential client authenticated with
 // client_secret_basic, the code flow with PKCE S256 (required), scopes `openid email profile`,
-// ID tokens signed RS256 with the very key our server signs with (KEY_PEM, the PKCS#1 PEM
-// bench/token.sh generated and gave our server, exported here as a JWK with the same kid), the
+// ID tokens signed RS256 (or EdDSA with ALG=EdDSA) with the very key our server signs with
+// (KEY_PEM, the PEM bench/token.sh generated and gave our server, exported here as a JWK with
+// the same kid), the
 // same claims in the ID token (sub, email, email_verified, name, talent_role, sid, nonce,
 // auth_time), opaque access and refresh tokens stored server side, refresh tokens issued with
 // every code and rotated on every use, the same lifetimes (code 60 s, access and ID token
@@ -48,11 +49,13 @@ const env = (name) => {
 const port = Number(env('PORT'));
 const issuer = `http://127.0.0.1:${port}`;
 
-// Our server's RSA key (PKCS#1 PEM) as a private JWK, with our kid and our algorithm.
+// Our server's key (RSA as PKCS#1 PEM, Ed25519 as PKCS#8) as a private JWK, with our kid and
+// our algorithm.
+const alg = process.env.ALG || 'RS256';
 const jwk = {
   ...createPrivateKey(readFileSync(env('KEY_PEM'), 'utf8')).export({ format: 'jwk' }),
   kid: env('KID'),
-  alg: 'RS256',
+  alg,
   use: 'sig',
 };
 
@@ -141,7 +144,7 @@ const provider = new Provider(issuer, {
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
-    id_token_signed_response_alg: 'RS256',
+    id_token_signed_response_alg: alg,
     // Ours always puts auth_time and sid (for back-channel logout, which it offers) in the ID
     // token; oidc-provider does when the client asks for them like this.
     require_auth_time: true,
@@ -149,7 +152,7 @@ const provider = new Provider(issuer, {
     backchannel_logout_session_required: true,
   }],
   jwks: { keys: [jwk] },
-  enabledJwsAlgorithms: ['RS256'],
+  enabledJwsAlgorithms: [alg],
   findAccount: (ctx, sub) => account(sub),
   claims: {
     openid: ['sub', 'talent_role'],
