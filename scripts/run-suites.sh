@@ -12,8 +12,7 @@ cd "$(dirname "$0")/.."
 NICE=15
 logs=$(mktemp -d)
 beside=()
-beside_pids=()
-background=()
+background=() # every suite started in the background, the --beside ones first
 report=""
 line() { report+=$(printf '  %-28s %5d s' "$1" "$2")$'\n'; }
 
@@ -65,7 +64,6 @@ run_started=$(date +%s)
 while [ "${1:-}" = --beside ]; do
   beside+=("$2")
   start "$2" "$NICE"
-  beside_pids+=($!)
   shift 2
 done
 
@@ -92,7 +90,7 @@ for group in "$@"; do
 done
 
 if [ "${#beside[@]}" -gt 0 ]; then
-  finish "beside every other suite" "${beside[@]}" -- "${beside_pids[@]}"
+  finish "beside every other suite" "${beside[@]}" -- "${background[@]:0:${#beside[@]}}"
 fi
 line "(all)" $(($(date +%s) - run_started))
 echo "make test: every suite passed"

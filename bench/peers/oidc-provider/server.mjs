@@ -7,9 +7,8 @@
 // client_secret_basic, the code flow with PKCE S256 (required), scopes `openid email profile`,
 // ID tokens signed RS256 (or EdDSA with ALG=EdDSA) with the very key our server signs with
 // (KEY_PEM, the PEM bench/token.sh generated and gave our server, exported here as a JWK with
-// the same kid), the
-// same claims in the ID token (sub, email, email_verified, name, talent_role, sid, nonce,
-// auth_time), opaque access and refresh tokens stored server side, refresh tokens issued with
+// the same kid), the same claims in the ID token (sub, email, email_verified, name,
+// talent_role, sid, nonce, auth_time), opaque access and refresh tokens stored server side, refresh tokens issued with
 // every code and rotated on every use, the same lifetimes (code 60 s, access and ID token
 // 10 min, refresh 30 days), refresh tokens tied to the sign-in (session) they came from.
 //
