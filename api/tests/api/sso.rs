@@ -614,7 +614,8 @@ sso_test! {
     }
 }
 
-/// `api oauth-client …` with only `DATABASE_URL` set, in an empty directory.
+/// `api oauth-client …` with only `DATABASE_URL` set, in an empty directory: whether it
+/// succeeded, its stdout, and its stderr followed by how it ended (an exit code or a signal).
 fn cli(database_url: &str, args: &[&str]) -> (bool, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
@@ -627,7 +628,7 @@ fn cli(database_url: &str, args: &[&str]) -> (bool, String, String) {
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+        format!("{}({})", String::from_utf8_lossy(&output.stderr), output.status),
     )
 }
 
@@ -693,7 +694,7 @@ async fn the_oauth_client_commands_need_only_the_database() {
         ],
     );
     assert!(!ok && err.contains("is not RS256 or EdDSA"), "{err}");
-    let (ok, _, err) = cli(
+    let (ok, out, err) = cli(
         &url,
         &[
             "oauth-client",
@@ -704,7 +705,7 @@ async fn the_oauth_client_commands_need_only_the_database() {
             "http://evil.example/cb",
         ],
     );
-    assert!(!ok && err.contains("https"), "{err}");
+    assert!(!ok && err.contains("https"), "{err}\nstdout: {out}");
 
     let (_, list, _) = cli(&url, &["oauth-client", "list"]);
     assert!(
