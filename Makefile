@@ -37,10 +37,10 @@ build-server:
 	cargo build $(CARGO_PROFILE) -p api
 
 # Each suite in turn, timed, so the slow one is visible at the end. Suites joined by + run side
-# by side, and --beside runs one from the first suite to the last; all but the first of a group
-# run under `nice`. The soak holds its load for a fixed minute, the fuzzer and the browser suite
-# wait on one server: what they leave idle of the two cores goes to the client's unit tests and
-# the linters (Clippy alone is minutes of CPU).
+# by side at the same priority, and --beside runs one from the first suite to the last under
+# `nice`. The soak holds its load for a fixed minute, the fuzzer and the browser suite wait on
+# one server: the client's unit tests and ESLint share the two cores with them, and Clippy
+# (minutes of CPU) takes what all of them leave idle.
 SUITES ?= --beside lint-rust test-rust soak+test-client examples fuzz+lint-client e2e
 test: test-deps
 	@./scripts/run-suites.sh $(SUITES)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make test`'s runner. Each argument is a suite (a make target), or suites joined by `+` that
-# run side by side (their output kept apart and shown when all have ended). `--beside SUITE`
-# runs SUITE from the start to the end of the whole run, under `nice`. So do the suites after
-# the first of a `+` group. A niced suite takes only the CPU the others leave idle: a browser
-# waiting on pages, a fuzzer waiting on its server, a soak holding a fixed load. Stops at the
-# first failure; prints every suite's time at the end, so the slow one is visible.
+# run side by side, at the same priority (their output kept apart and shown when all have
+# ended). `--beside SUITE` runs SUITE from the start to the end of the whole run, under `nice`:
+# it takes only the CPU the others leave idle (a browser waiting on pages, a fuzzer waiting on
+# its server). The members of a group are not niced: a niced Vitest beside the soak's fixed
+# minute of load got almost no CPU, and its tests' 5 s timeouts fired. Stops at the first
+# failure; prints every suite's time at the end, so the slow one is visible.
 #   scripts/run-suites.sh --beside lint-rust test-rust soak+test-client fuzz e2e
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -79,11 +80,9 @@ for group in "$@"; do
     continue
   fi
   pids=()
-  priority=0
   for suite in "${suites[@]}"; do
-    start "$suite" "$priority"
+    start "$suite" 0
     pids+=($!)
-    priority=$NICE
   done
   finish "side by side with the rest of $group" "${suites[@]}" -- "${pids[@]}"
   line "($group, together)" $(($(date +%s) - started))
