@@ -398,7 +398,7 @@ name() {
 echo
 echo "The token endpoint beside oidc-provider — $(date -u +%F), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), release build, Node $(node --version), wrk -t2 on the same machine, $( [ "$ALG" = EdDSA ] && echo "EdDSA (one shared Ed25519 key)" || echo "RS256 (one shared 2048-bit key)")"
 echo "load average at the start: $LOAD_AT_START (others' work on this machine skews the figures)"
-echo "command: DATABASES=\"$DATABASES\" PEER=$PEER CONNS=\"$CONNS\" DUR=$DUR SESSIONS=$SESSIONS bench/token.sh"
+echo "command: DATABASES=\"$DATABASES\" PEER=$PEER CONNS=\"$CONNS\" DUR=$DUR SESSIONS=$SESSIONS ALG=$ALG bench/token.sh"
 echo
 echo "| grant | conns | server | req/s | p50 ms | p99 ms | CPU ms per request | req/s ours/peer | p99 ours/peer |"
 echo "|---|---|---|---|---|---|---|---|---|"

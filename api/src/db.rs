@@ -6,8 +6,9 @@ use anyhow::Context;
 use migration::{Migrator, MigratorTrait};
 use sea_orm::{ConnectOptions, Database, DatabaseConnection};
 
-/// Opens the pool. SQLite runs in WAL mode with foreign keys on and a busy timeout, so the
-/// embedded default survives concurrent writers and a crash; its parent folder is created.
+/// Opens the pool. SQLite runs in WAL mode with foreign keys on and waits up to 10 s for
+/// another connection's write, so the embedded default survives concurrent writers and a
+/// crash; its parent folder is created.
 ///
 /// # Errors
 /// When the database cannot be reached or the SQLite folder cannot be created.

@@ -8,9 +8,10 @@
 // ID tokens signed RS256 (or EdDSA with ALG=EdDSA) with the very key our server signs with
 // (KEY_PEM, the PEM bench/token.sh generated and gave our server, exported here as a JWK with
 // the same kid), the same claims in the ID token (sub, email, email_verified, name,
-// talent_role, sid, nonce, auth_time), opaque access and refresh tokens stored server side, refresh tokens issued with
-// every code and rotated on every use, the same lifetimes (code 60 s, access and ID token
-// 10 min, refresh 30 days), refresh tokens tied to the sign-in (session) they came from.
+// talent_role, sid, nonce, auth_time), opaque access and refresh tokens stored server side,
+// refresh tokens issued with every code and rotated on every use, the same lifetimes (code
+// 60 s, access and ID token 10 min, refresh 30 days), refresh tokens tied to the sign-in
+// (session) they came from.
 //
 // What favours the peer, on purpose and said here so nobody reads the ratio wrongly:
 // - Storage is a JavaScript Map in this process (the adapter below). Ours writes every code
