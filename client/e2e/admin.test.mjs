@@ -188,12 +188,13 @@ describe('admin console (real server)', { skip: preview && 'needs the real serve
         await toast(page, 'Organization updated').waitFor();
         await orbit.getByText('10', { exact: true }).waitFor();
 
-        // Applications: the secret of a new client is shown once.
+        // Applications: the secret of a new client is shown once; its ID tokens are EdDSA.
         await openSection(page, 'Applications');
         await expectAccessible(page, '/admin/applications');
         const form = main.getByRole('form', { name: 'Register an application' });
         await form.getByRole('textbox', { name: /Name/ }).fill('Partner Portal');
         await form.getByRole('textbox', { name: /Redirect URIs/ }).fill('https://partner.example/callback');
+        await form.getByRole('radio', { name: /EdDSA/ }).check();
         await form.getByRole('button', { name: 'Create application' }).click();
         const secretDialog = page.getByRole('dialog', { name: 'Partner Portal is registered' });
         const secret = (await secretDialog.getByTestId('client-secret').innerText()).trim();
@@ -204,6 +205,7 @@ describe('admin console (real server)', { skip: preview && 'needs the real serve
         await secretDialog.waitFor({ state: 'detached' });
         const listed = main.getByTestId('oauth-client').filter({ hasText: 'Partner Portal' });
         await listed.getByText(clientId).waitFor();
+        await listed.getByText('ID tokens signed with EdDSA').waitFor();
         assert.equal(await page.getByText(secret).count(), 0, 'the secret is gone once the dialog closes');
         await page.reload();
         await main.getByTestId('oauth-client').filter({ hasText: 'Partner Portal' }).waitFor();

@@ -558,6 +558,40 @@ sso_test! {
     }
 }
 
+sso_test! {
+    async fn an_admin_registers_a_client_for_eddsa_in_graphql_and_its_id_tokens_are_eddsa(app) {
+        let token = app.signed_up("root@example.com").await;
+        app.sql("UPDATE users SET role = 'admin'").await;
+        let create = "mutation($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { clientSecret client { clientId idTokenSignedResponseAlg } } }";
+        let input = |name: &str, alg: Value| json!({ "input": { "name": name, "redirectUris": [REDIRECT], "firstParty": true, "idTokenSignedResponseAlg": alg } });
+        // Only the two algorithms the discovery document offers are accepted.
+        let body = app.graphql(Some(&token), create, input("Weak", json!("HS256"))).await;
+        assert!(body["errors"][0]["message"].as_str().is_some_and(|m| m.contains("HS256")), "{body}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0);
+        // Left out, it is RS256.
+        let body = app.graphql(Some(&token), create, json!({ "input": { "name": "Hire", "redirectUris": [REDIRECT] } })).await;
+        assert_eq!(body["data"]["createOAuthClient"]["client"]["idTokenSignedResponseAlg"], "RS256", "{body}");
+
+        let body = app.graphql(Some(&token), create, input("Career", json!("EdDSA"))).await;
+        let created = &body["data"]["createOAuthClient"];
+        assert_eq!(created["client"]["idTokenSignedResponseAlg"], "EdDSA", "{body}");
+        let listed = app.graphql(Some(&token), "{ oauthClients { name idTokenSignedResponseAlg } }", json!({})).await;
+        assert_eq!(listed["data"]["oauthClients"], json!([{ "name": "Hire", "idTokenSignedResponseAlg": "RS256" }, { "name": "Career", "idTokenSignedResponseAlg": "EdDSA" }]));
+
+        // The choice reaches the signature.
+        let rp = Rp {
+            client_id: created["client"]["clientId"].as_str().unwrap().to_owned(),
+            secret: created["clientSecret"].as_str().map(str::to_owned),
+            metadata: CoreProviderMetadata::discover_async(IssuerUrl::new(app.address.clone()).unwrap(), &rp_http()).await.unwrap(),
+        };
+        let browser = signed_in_browser(&app, "ed@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        assert_eq!(header(&tokens.id_token().unwrap().to_string())["alg"], "EdDSA");
+    }
+}
+
 fn urlencode(value: &str) -> String {
     url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }

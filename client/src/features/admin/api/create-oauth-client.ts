@@ -1,8 +1,8 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
-import { OAUTH_CLIENT_FIELDS, OAUTH_CLIENTS_QUERY, type OAuthClient } from './oauth-clients';
+import { OAUTH_CLIENT_FIELDS, OAUTH_CLIENTS_QUERY, type IdTokenSigningAlg, type OAuthClient } from './oauth-clients';
 
-export type CreateOAuthClientInput = { name: string; redirectUris: string[]; public: boolean; firstParty: boolean };
+export type CreateOAuthClientInput = { name: string; redirectUris: string[]; public: boolean; firstParty: boolean; idTokenSignedResponseAlg: IdTokenSigningAlg };
 
 /** The client and, this once, its secret (null for a public client). */
 export type OAuthClientSecret = { client: OAuthClient; clientSecret: string | null };

@@ -1,6 +1,9 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 
+/** How a client's ID tokens are signed (schema.graphql `IdTokenSigningAlg`). */
+export type IdTokenSigningAlg = 'RS256' | 'EdDSA';
+
 /** A registered OpenID Connect client (schema.graphql `OAuthClient`); its secret is never read back. */
 export type OAuthClient = {
   clientId: string;
@@ -12,6 +15,7 @@ export type OAuthClient = {
   public: boolean;
   /** One of the platforms: no consent screen. */
   firstParty: boolean;
+  idTokenSignedResponseAlg: IdTokenSigningAlg;
 };
 
 export const OAUTH_CLIENT_FIELDS = gql`
@@ -23,6 +27,7 @@ export const OAUTH_CLIENT_FIELDS = gql`
     backchannelLogoutUri
     public
     firstParty
+    idTokenSignedResponseAlg
   }
 `;
 

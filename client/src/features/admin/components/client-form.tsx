@@ -13,7 +13,7 @@ type ClientFormProps = {
   onCreate: (input: CreateOAuthClientInput) => Promise<boolean>;
 };
 
-const EMPTY: ClientFormValues = { name: '', redirectUris: '', firstParty: false, type: 'confidential' };
+const EMPTY: ClientFormValues = { name: '', redirectUris: '', firstParty: false, type: 'confidential', alg: 'RS256' };
 
 /** Registers an application that signs people in through Talent Suite (an OpenID client). */
 export function ClientForm({ pending, errors: serverErrors, onCreate }: ClientFormProps) {
@@ -35,6 +35,7 @@ export function ClientForm({ pending, errors: serverErrors, onCreate }: ClientFo
       redirectUris: redirectUrisFrom(values.redirectUris),
       firstParty: values.firstParty,
       public: values.type === 'public',
+      idTokenSignedResponseAlg: values.alg,
     });
     if (created) setValues(EMPTY);
   };
@@ -83,6 +84,23 @@ export function ClientForm({ pending, errors: serverErrors, onCreate }: ClientFo
             <input type="radio" name="clientType" value="public" checked={values.type === 'public'} onChange={() => set('type', 'public')} className="mt-1 size-4" />
             <span>
               Public <span className="text-sm text-ink-600">— a single-page or mobile app: no secret, PKCE alone</span>
+            </span>
+          </label>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend className={labelClass}>ID token signature</legend>
+        <div className="grid gap-2">
+          <label className="flex items-start gap-2 text-ink-800">
+            <input type="radio" name="idTokenAlg" value="RS256" checked={values.alg === 'RS256'} onChange={() => set('alg', 'RS256')} className="mt-1 size-4" />
+            <span>
+              RS256 <span className="text-sm text-ink-600">— every OpenID Connect library verifies it</span>
+            </span>
+          </label>
+          <label className="flex items-start gap-2 text-ink-800">
+            <input type="radio" name="idTokenAlg" value="EdDSA" checked={values.alg === 'EdDSA'} onChange={() => set('alg', 'EdDSA')} className="mt-1 size-4" />
+            <span>
+              EdDSA <span className="text-sm text-ink-600">— Ed25519, faster to sign; only if the application's library verifies it</span>
             </span>
           </label>
         </div>

@@ -9,7 +9,7 @@ type ClientsListProps = {
   onDelete: (client: OAuthClient) => void;
 };
 
-/** Each registered application: its id, kind and redirect URIs; a new secret (confidential ones) or delete. */
+/** Each registered application: its id, kind, ID token signature and redirect URIs; a new secret (confidential ones) or delete. */
 export function ClientsList({ clients, busy, onRotate, onDelete }: ClientsListProps) {
   return (
     <ul className="divide-y divide-ink-200 rounded-xl ring-1 ring-ink-200">
@@ -20,6 +20,10 @@ export function ClientsList({ clients, busy, onRotate, onDelete }: ClientsListPr
               <span className="break-words">{client.name}</span>
               <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.neutral}`}>{client.public ? 'Public' : 'Confidential'}</span>
               {client.firstParty ? <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.success}`}>First-party</span> : null}
+              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.neutral}`}>
+                <span className="sr-only">ID tokens signed with </span>
+                {client.idTokenSignedResponseAlg}
+              </span>
             </p>
             <p className="mt-1 break-all font-mono text-sm text-ink-700">
               <span className="font-sans text-ink-600">Client ID: </span>

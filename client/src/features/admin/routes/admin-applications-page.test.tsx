@@ -24,6 +24,7 @@ const partner: OAuthClient = {
   backchannelLogoutUri: null,
   public: false,
   firstParty: false,
+  idTokenSignedResponseAlg: 'RS256',
 };
 
 /** A GraphQL server with a list of clients that create, rotate and delete change. */
@@ -35,7 +36,7 @@ function clientsServer(initial: OAuthClient[]) {
       graphql: {
         OAuthClients: () => ({ oauthClients: clients.map(typed) }),
         CreateOAuthClient: (variables) => {
-          const input = variables.input as { name: string; redirectUris: string[]; public: boolean; firstParty: boolean };
+          const input = variables.input as Omit<OAuthClient, 'clientId' | 'postLogoutRedirectUris' | 'backchannelLogoutUri'>;
           if (input.redirectUris.some((uri) => !uri.startsWith('https://'))) {
             return { errors: [{ message: 'Redirect URIs must be https', extensions: { code: 'BAD_USER_INPUT', errors: { redirectUris: 'Redirect URIs must be https' } } }] };
           }
@@ -72,6 +73,9 @@ describe('AdminApplicationsPage', () => {
     await events.clear(within(form).getByRole('textbox', { name: /Redirect URIs/ }));
     await events.type(within(form).getByRole('textbox', { name: /Redirect URIs/ }), 'https://mentor.example/cb{enter}https://mentor.example/cb2');
     await events.click(within(form).getByLabelText(/First-party/));
+    const signatures = within(form).getByRole('group', { name: 'ID token signature' });
+    expect(within(signatures).getByRole('radio', { name: /RS256/ })).toBeChecked();
+    await events.click(within(signatures).getByRole('radio', { name: /EdDSA/ }));
     await events.click(within(form).getByRole('button', { name: 'Create application' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Mentor Hub is registered' });
@@ -79,13 +83,16 @@ describe('AdminApplicationsPage', () => {
     expect(within(dialog).getByText('new-app')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Copy client secret' })).toHaveFocus();
     expect(api.operations.findLast((operation) => operation.operationName === 'CreateOAuthClient')?.variables).toEqual({
-      input: { name: 'Mentor Hub', redirectUris: ['https://mentor.example/cb', 'https://mentor.example/cb2'], firstParty: true, public: false },
+      input: { name: 'Mentor Hub', redirectUris: ['https://mentor.example/cb', 'https://mentor.example/cb2'], firstParty: true, public: false, idTokenSignedResponseAlg: 'EdDSA' },
     });
     await events.click(within(dialog).getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.queryByText('s3cret-once')).not.toBeInTheDocument();
     expect(await screen.findByText('new-app')).toBeInTheDocument();
+    const listed = screen.getAllByTestId('oauth-client');
+    expect(listed.map((item) => within(item).getByText(/^ID tokens signed with/).parentElement?.textContent)).toEqual(['ID tokens signed with RS256', 'ID tokens signed with EdDSA']);
     expect(within(form).getByRole('textbox', { name: /Name/ })).toHaveValue('');
+    expect(within(signatures).getByRole('radio', { name: /RS256/ })).toBeChecked();
   });
 
   it('rotates a secret after asking, and deletes an application after asking', async () => {

@@ -24,10 +24,10 @@ describe('admin forms', () => {
   });
 
   it('ask for a name and at least one redirect URI', () => {
-    expect(clientFormErrors({ name: ' ', redirectUris: '\n', firstParty: false, type: 'public' })).toEqual({
+    expect(clientFormErrors({ name: ' ', redirectUris: '\n', firstParty: false, type: 'public', alg: 'RS256' })).toEqual({
       name: 'Name is required',
       redirectUris: 'At least one redirect URI is required',
     });
-    expect(clientFormErrors({ name: 'Partner', redirectUris: 'https://p.example/cb', firstParty: false, type: 'public' })).toEqual({});
+    expect(clientFormErrors({ name: 'Partner', redirectUris: 'https://p.example/cb', firstParty: false, type: 'public', alg: 'RS256' })).toEqual({});
   });
 });

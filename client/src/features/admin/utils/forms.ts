@@ -1,3 +1,5 @@
+import type { IdTokenSigningAlg } from '../api/oauth-clients';
+
 /** The reason an admin gives for suspending an account (the server's words when blank). */
 export const REASON_REQUIRED = 'Reason is required';
 
@@ -26,7 +28,7 @@ export const redirectUrisFrom = (text: string): string[] => [
   ),
 ];
 
-export type ClientFormValues = { name: string; redirectUris: string; firstParty: boolean; type: 'confidential' | 'public' };
+export type ClientFormValues = { name: string; redirectUris: string; firstParty: boolean; type: 'confidential' | 'public'; alg: IdTokenSigningAlg };
 
 /** The create form's own checks, before the server's (which has the last word on each URI). */
 export function clientFormErrors(values: ClientFormValues): Record<string, string> {
