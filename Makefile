@@ -60,8 +60,12 @@ lint-rust:
 lint-client: client-deps
 	npm --prefix client run lint
 
+# The tests wait on PostgreSQL, SMTP and their servers far more than they compute: with one
+# thread per core (the default) the 383 integration tests kept under half a core busy. Eight
+# at a time fill the two cores (see BENCHMARKS.md, "Build and test time").
+TEST_THREADS ?= 8
 test-rust:
-	cargo test --workspace -- --skip soak_
+	cargo test --workspace -- --skip soak_ --test-threads=$(TEST_THREADS)
 
 ## Two server processes on one PostgreSQL under a mixed load, alone so nothing else skews it.
 SOAK_SECONDS ?= 60

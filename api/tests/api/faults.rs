@@ -120,7 +120,6 @@ async fn a_sigkill_during_registrations_loses_no_acknowledged_account_and_half_w
     // Whatever fails before the kill is a failure of the server, not of the kill.
     let killed = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let failed_before_kill = Arc::new(Mutex::new(Vec::<String>::new()));
-    let stop_at = Instant::now() + Duration::from_millis(2500);
     let workers = (0..8).map(|worker| {
         let (acknowledged, coded, base) = (acknowledged.clone(), coded.clone(), server.address.clone());
         let (killed, failed) = (killed.clone(), failed_before_kill.clone());
@@ -158,14 +157,22 @@ async fn a_sigkill_during_registrations_loses_no_acknowledged_account_and_half_w
                 if response.status() == StatusCode::OK {
                     coded.lock().unwrap().push(email);
                 }
-                if Instant::now() > stop_at {
+                if killed.load(std::sync::atomic::Ordering::SeqCst) {
                     return;
                 }
             }
         })
     });
     let load = tokio::spawn(join_all(workers));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The kill lands once a few registrations are acknowledged, while eight more are in flight
+    // (however slowly a busy machine hashes them).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while acknowledged.lock().unwrap().len() < 5
+        && failed_before_kill.lock().unwrap().is_empty()
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     killed.store(true, std::sync::atomic::Ordering::SeqCst);
     server.signal("KILL");
     for worker in load.await.expect("the load ran") {
@@ -480,7 +487,13 @@ async fn a_postgresql_restart_gives_clean_503s_and_the_same_process_serves_again
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The load itself is served again: a success after the restart.
+    let restarted_at = statuses.lock().unwrap().len();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !statuses.lock().unwrap()[restarted_at..].iter().any(|s| *s < 300) {
+        assert!(Instant::now() < deadline, "the load was not served again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     load.await.expect("no response broke the envelope");
     let statuses = statuses.lock().unwrap().clone();
@@ -522,13 +535,25 @@ db_test!(
         // The requests that were still running finish (or were dropped) within this.
         tokio::time::sleep(Duration::from_secs(2)).await;
         if app.backend == Backend::Postgres {
-            let stuck = app
-                .count(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
-                     AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'",
-                )
-                .await;
-            assert_eq!(stuck, 0, "pooled connections left inside a transaction");
+            // A request still running on a busy machine is briefly idle in its transaction
+            // too; a transaction left behind stays so.
+            let deadline = Instant::now() + Duration::from_secs(15);
+            loop {
+                let stuck = app
+                    .count(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                         AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'",
+                    )
+                    .await;
+                if stuck == 0 {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "pooled connections left inside a transaction: {stuck}"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
         }
         // Every connection the pool holds still answers, and the server serves the next person.
         let response = app
