@@ -13,6 +13,39 @@ type ClientFormProps = {
   onCreate: (input: CreateOAuthClientInput) => Promise<boolean>;
 };
 
+type Option<T extends string> = { value: T; label: string; hint: string };
+
+const CLIENT_TYPES: Option<ClientFormValues['type']>[] = [
+  { value: 'confidential', label: 'Confidential', hint: 'a server that keeps a secret' },
+  { value: 'public', label: 'Public', hint: 'a single-page or mobile app: no secret, PKCE alone' },
+];
+
+const SIGNATURES: Option<ClientFormValues['alg']>[] = [
+  { value: 'RS256', label: 'RS256', hint: 'every OpenID Connect library verifies it' },
+  { value: 'EdDSA', label: 'EdDSA', hint: "Ed25519, faster to sign; only if the application's library verifies it" },
+];
+
+type ChoiceProps<T extends string> = { legend: string; name: string; options: Option<T>[]; value: T; onChange: (value: T) => void };
+
+/** One of a few options, as radio buttons under a legend. */
+function Choice<T extends string>({ legend, name, options, value, onChange }: ChoiceProps<T>) {
+  return (
+    <fieldset>
+      <legend className={labelClass}>{legend}</legend>
+      <div className="grid gap-2">
+        {options.map((option) => (
+          <label key={option.value} className="flex items-start gap-2 text-ink-800">
+            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="mt-1 size-4" />
+            <span>
+              {option.label} <span className="text-sm text-ink-600">— {option.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 const EMPTY: ClientFormValues = { name: '', redirectUris: '', firstParty: false, type: 'confidential', alg: 'RS256' };
 
 /** Registers an application that signs people in through Talent Suite (an OpenID client). */
@@ -71,40 +104,8 @@ export function ClientForm({ pending, errors: serverErrors, onCreate }: ClientFo
           </p>
         ) : null}
       </div>
-      <fieldset>
-        <legend className={labelClass}>Client type</legend>
-        <div className="grid gap-2">
-          <label className="flex items-start gap-2 text-ink-800">
-            <input type="radio" name="clientType" value="confidential" checked={values.type === 'confidential'} onChange={() => set('type', 'confidential')} className="mt-1 size-4" />
-            <span>
-              Confidential <span className="text-sm text-ink-600">— a server that keeps a secret</span>
-            </span>
-          </label>
-          <label className="flex items-start gap-2 text-ink-800">
-            <input type="radio" name="clientType" value="public" checked={values.type === 'public'} onChange={() => set('type', 'public')} className="mt-1 size-4" />
-            <span>
-              Public <span className="text-sm text-ink-600">— a single-page or mobile app: no secret, PKCE alone</span>
-            </span>
-          </label>
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend className={labelClass}>ID token signature</legend>
-        <div className="grid gap-2">
-          <label className="flex items-start gap-2 text-ink-800">
-            <input type="radio" name="idTokenAlg" value="RS256" checked={values.alg === 'RS256'} onChange={() => set('alg', 'RS256')} className="mt-1 size-4" />
-            <span>
-              RS256 <span className="text-sm text-ink-600">— every OpenID Connect library verifies it</span>
-            </span>
-          </label>
-          <label className="flex items-start gap-2 text-ink-800">
-            <input type="radio" name="idTokenAlg" value="EdDSA" checked={values.alg === 'EdDSA'} onChange={() => set('alg', 'EdDSA')} className="mt-1 size-4" />
-            <span>
-              EdDSA <span className="text-sm text-ink-600">— Ed25519, faster to sign; only if the application's library verifies it</span>
-            </span>
-          </label>
-        </div>
-      </fieldset>
+      <Choice legend="Client type" name="clientType" options={CLIENT_TYPES} value={values.type} onChange={(type) => set('type', type)} />
+      <Choice legend="ID token signature" name="idTokenAlg" options={SIGNATURES} value={values.alg} onChange={(alg) => set('alg', alg)} />
       <label className="flex items-start gap-2 text-ink-800">
         <input type="checkbox" name="firstParty" checked={values.firstParty} onChange={(event) => set('firstParty', event.target.checked)} className="mt-1 size-4" />
         <span>
