@@ -13,7 +13,9 @@ use crate::{
 };
 
 /// How a client's ID tokens are signed (its `id_token_signed_response_alg`).
+// `remote` derives the conversions to and from the domain's `IdTokenAlg`.
 #[derive(Enum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[graphql(remote = "IdTokenAlg")]
 pub enum IdTokenSigningAlg {
     /// RSA with SHA-256, which every OpenID Connect library verifies.
     #[default]
@@ -22,24 +24,6 @@ pub enum IdTokenSigningAlg {
     /// Ed25519: a signature in a fraction of RS256's time, for libraries that verify it.
     #[graphql(name = "EdDSA")]
     EdDsa,
-}
-
-impl From<IdTokenSigningAlg> for IdTokenAlg {
-    fn from(alg: IdTokenSigningAlg) -> Self {
-        match alg {
-            IdTokenSigningAlg::Rs256 => Self::Rs256,
-            IdTokenSigningAlg::EdDsa => Self::EdDsa,
-        }
-    }
-}
-
-impl From<IdTokenAlg> for IdTokenSigningAlg {
-    fn from(alg: IdTokenAlg) -> Self {
-        match alg {
-            IdTokenAlg::Rs256 => Self::Rs256,
-            IdTokenAlg::EdDsa => Self::EdDsa,
-        }
-    }
 }
 
 /// A registered OpenID Connect client. Its secret is never shown again after creation.
