@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help run run-release client-deps build-client build-server test test-deps lint lint-rust lint-client test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
+.PHONY: help fmt run run-release client-deps build-client build-server test test-deps lint lint-rust lint-client test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -37,24 +37,33 @@ build-server:
 	cargo build $(CARGO_PROFILE) -p api
 
 # Each suite in turn, timed, so the slow one is visible at the end. Suites joined by + run side
-# by side at the same priority, and --beside runs one from the first suite to the last under
-# `nice`. The soak holds its load for a fixed minute, the fuzzer and the browser suite wait on
-# one server: the client's unit tests and ESLint share the two cores with them, and Clippy
-# (minutes of CPU) takes what all of them leave idle.
-SUITES ?= --beside lint-rust test-rust soak+test-client examples fuzz+lint-client e2e
+# by side at the same priority (the soak holds its load for a fixed minute, the fuzzer and the
+# browser suite wait on one server: the client's unit tests and ESLint share the two cores with
+# them), and --beside runs one from the first suite to the last under `nice`.
+#
+# Clippy lints inside the test build: with clippy-driver as cargo's workspace wrapper, each of
+# our own crates is compiled and linted in one pass (every warning an error, as `cargo clippy
+# --all-targets -- -D warnings`), and the dependencies are compiled once, by rustc, instead of a
+# second time as Clippy's check-only artifacts. Every cargo call of the run sees these two
+# variables; without them our crates would be compiled again, unlinted (cargo keeps the two
+# builds apart, so neither undoes the other).
+LINT_IN_BUILD := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
+SUITES ?= fmt test-rust soak+test-client examples fuzz+lint-client e2e
 test: test-deps
-	@./scripts/run-suites.sh $(SUITES)
+	@$(LINT_IN_BUILD) ./scripts/run-suites.sh $(SUITES)
 
 test-deps:
 	./scripts/test-deps.sh
 
 lint: lint-rust lint-client
 
-# Clippy checks in a target directory of its own: its artifacts are check-only and share nothing
-# with the build's, and its own directory keeps it off the build's lock, so a browser suite
-# beside it still starts its server.
-lint-rust:
+fmt:
 	cargo fmt --all --check
+
+# Clippy on its own (`make test` lints inside its build instead), in a target directory of its
+# own: its artifacts are check-only and share nothing with the build's, and it never waits on
+# the build's lock.
+lint-rust: fmt
 	CARGO_TARGET_DIR=target/lint cargo clippy --all-targets -- -D warnings
 
 lint-client: client-deps
