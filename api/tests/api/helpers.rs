@@ -122,7 +122,7 @@ impl Drop for DatabaseGuard {
 pub struct Builder {
     backend: Backend,
     vars: HashMap<&'static str, String>,
-    smtp_port: Option<u16>,
+    mail: Option<SmtpCatcher>,
 }
 
 impl TestApp {
@@ -157,7 +157,7 @@ impl TestApp {
         Builder {
             backend,
             vars: HashMap::new(),
-            smtp_port: None,
+            mail: None,
         }
     }
 
@@ -374,9 +374,14 @@ impl Builder {
         self
     }
 
-    /// Points the mail worker at this port, whether or not anything listens there yet.
-    pub fn smtp_port(mut self, port: u16) -> Self {
-        self.smtp_port = Some(port);
+    /// Points the mail worker at another catcher's port (another instance's, say).
+    pub fn smtp_port(self, port: u16) -> Self {
+        self.mail_server(SmtpCatcher::detached(port))
+    }
+
+    /// Points the mail worker at this catcher, whether or not it listens yet.
+    pub fn mail_server(mut self, catcher: SmtpCatcher) -> Self {
+        self.mail = Some(catcher);
         self
     }
 
@@ -408,14 +413,11 @@ impl Builder {
                 (url.to_string(), DatabaseGuard::Postgres { admin_url, name })
             }
         };
-        let (mail, smtp_port) = match self.smtp_port {
-            Some(port) => (None, port),
-            None => {
-                let catcher = SmtpCatcher::start().await;
-                let port = catcher.port;
-                (Some(catcher), port)
-            }
+        let mail = match self.mail {
+            Some(catcher) => catcher,
+            None => SmtpCatcher::start().await,
         };
+        let smtp_port = mail.port;
         let mut vars: HashMap<&str, String> = HashMap::from([
             ("APP_ENV", "local".to_owned()),
             ("APP_NAME", "Talent Suite".to_owned()),
@@ -455,10 +457,7 @@ impl Builder {
             backend: self.backend,
             database_url,
             client: reqwest::Client::new(),
-            mail: match mail {
-                Some(catcher) => catcher,
-                None => SmtpCatcher::detached(smtp_port),
-            },
+            mail,
             db: connection,
             shutdown: Some(tx),
             _database: guard,

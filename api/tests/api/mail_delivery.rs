@@ -13,15 +13,9 @@ use crate::helpers::{Backend, TestApp, json_of};
 use crate::smtp::SmtpCatcher;
 
 async fn spawn_with_smtp_down(backend: Backend) -> (TestApp, SmtpCatcher) {
-    // A free port with nothing listening yet: the mail server is down.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let app = TestApp::builder(backend).smtp_port(port).start().await;
-    let catcher = app.mail.clone();
-    (app, catcher)
+    let smtp = SmtpCatcher::down();
+    let app = TestApp::builder(backend).mail_server(smtp.clone()).start().await;
+    (app, smtp)
 }
 
 async fn smtp_down_then_up_delivers_every_queued_mail_once(backend: Backend) {

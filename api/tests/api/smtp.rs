@@ -4,7 +4,7 @@ use std::{sync::Arc, time::Duration};
 
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
-    net::TcpListener,
+    net::{TcpListener, TcpSocket},
     sync::{Mutex, Notify},
 };
 
@@ -35,31 +35,38 @@ pub struct SmtpCatcher {
     pub port: u16,
     mails: Arc<Mutex<Vec<ReceivedMail>>>,
     arrived: Arc<Notify>,
+    /// A mail server that is down: its port bound but not listening, so a connection is refused
+    /// and no other test's socket can take the port before [`SmtpCatcher::listen`].
+    down: Arc<std::sync::Mutex<Option<TcpSocket>>>,
 }
 
 impl SmtpCatcher {
     pub async fn start() -> Self {
-        Self::start_on(0).await
-    }
-
-    pub async fn start_on(port: u16) -> Self {
-        let listener = TcpListener::bind(("127.0.0.1", port))
+        let listener = TcpListener::bind(("127.0.0.1", 0))
             .await
             .expect("bind SMTP listener");
-        let port = listener.local_addr().unwrap().port();
-        let catcher = Self {
-            port,
-            mails: Arc::default(),
-            arrived: Arc::default(),
-        };
-        let accept = catcher.clone();
+        let catcher = Self::detached(listener.local_addr().unwrap().port());
+        catcher.accept(listener);
+        catcher
+    }
+
+    /// A mail server that is down until [`SmtpCatcher::listen`].
+    pub fn down() -> Self {
+        let socket = TcpSocket::new_v4().expect("SMTP socket");
+        socket.bind(([127, 0, 0, 1], 0).into()).expect("bind SMTP port");
+        let catcher = Self::detached(socket.local_addr().unwrap().port());
+        *catcher.down.lock().unwrap() = Some(socket);
+        catcher
+    }
+
+    fn accept(&self, listener: TcpListener) {
+        let catcher = self.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let catcher = accept.clone();
+                let catcher = catcher.clone();
                 tokio::spawn(async move { catcher.session(stream).await });
             }
         });
-        catcher
     }
 
     async fn session(&self, stream: tokio::net::TcpStream) {
@@ -178,26 +185,23 @@ fn decode_quoted_printable(raw: &str) -> String {
 }
 
 impl SmtpCatcher {
-    /// A catcher not listening yet: `listen` starts it on its port later.
+    /// A catcher of mail sent to a port it does not listen on (another instance's catcher's).
     pub fn detached(port: u16) -> Self {
         Self {
             port,
             mails: Arc::default(),
             arrived: Arc::default(),
+            down: Arc::default(),
         }
     }
 
-    /// Starts listening on this catcher's port (the mail server coming back up).
+    /// The mail server of [`SmtpCatcher::down`] coming back up, on the same port.
     pub async fn listen(&self) {
-        let listener = TcpListener::bind(("127.0.0.1", self.port))
-            .await
-            .expect("bind SMTP listener");
-        let accept = self.clone();
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let catcher = accept.clone();
-                tokio::spawn(async move { catcher.session(stream).await });
-            }
-        });
+        let socket = self.down.lock().unwrap().take();
+        let listener = socket
+            .expect("a catcher made by SmtpCatcher::down")
+            .listen(1024)
+            .expect("listen for SMTP");
+        self.accept(listener);
     }
 }
