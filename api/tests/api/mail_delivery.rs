@@ -36,7 +36,7 @@ async fn smtp_down_then_up_delivers_every_queued_mail_once(backend: Backend) {
     assert_eq!(tried, 3, "each mail was tried while the server was down");
     assert!(smtp.all().await.is_empty());
 
-    smtp.listen().await;
+    smtp.listen();
     for email in people {
         let mails = smtp.wait_for(email, 1).await;
         assert_eq!(crate::helpers::code_in(&mails[0]).len(), 6);
@@ -104,7 +104,7 @@ async fn smtp_outage_under_load(backend: Backend) {
         .await;
     assert!(tried >= 1, "the worker tried while the server was down");
     assert!(smtp.all().await.is_empty(), "the mail server is down");
-    smtp.listen().await;
+    smtp.listen();
     let deadline = Instant::now() + Duration::from_secs(90);
     while smtp.all().await.len() < emails.len() {
         assert!(

@@ -196,7 +196,7 @@ impl SmtpCatcher {
     }
 
     /// The mail server of [`SmtpCatcher::down`] coming back up, on the same port.
-    pub async fn listen(&self) {
+    pub fn listen(&self) {
         let socket = self.down.lock().unwrap().take();
         let listener = socket
             .expect("a catcher made by SmtpCatcher::down")
