@@ -1,3 +1,5 @@
+// @vitest-environment node
+// The build runs the prerender in Node (scripts/prerender.mjs), not in a browser.
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND, PAGES, PLACEHOLDERS, render } from './entry-server';
 
