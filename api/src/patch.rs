@@ -23,6 +23,30 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
     }
 }
 
+/// A whole-number field of a partial update (`#[serde(deserialize_with = "whole")]`), written
+/// `3` or `3.0`: JSON Schema's `integer` admits both, so a client built from the OpenAPI
+/// document may send either. `null` clears it.
+///
+/// # Errors
+/// A fraction, a number outside `i32`, or anything but a number or null.
+pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Patch<i32>, D::Error> {
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(Patch::Clear);
+    };
+    let range = f64::from(i32::MIN)..=f64::from(i32::MAX);
+    number
+        .as_i64()
+        .and_then(|n| i32::try_from(n).ok())
+        .or_else(|| {
+            number
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && range.contains(f))
+                .map(|f| f as i32)
+        })
+        .map(Patch::Set)
+        .ok_or_else(|| de::Error::invalid_value(de::Unexpected::Other("number"), &"a whole number"))
+}
+
 /// A nested form's field (`#[serde(deserialize_with = "object_or_null")]`): a JSON object, or
 /// null or left out for none. serde alone would also read an array as the fields in their
 /// order (`[true, false]`), which no client means.
@@ -105,5 +129,29 @@ mod tests {
         );
         let refused = parse(r#"{"inner":[true]}"#).unwrap_err().to_string();
         assert!(refused.contains("an object or null"), "{refused}");
+    }
+
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Seats {
+        #[serde(deserialize_with = "whole")]
+        limit: Patch<i32>,
+    }
+
+    #[test]
+    fn a_whole_number_may_be_written_with_a_zero_fraction() {
+        let parse = |json: &str| serde_json::from_str::<Seats>(json).map(|s| s.limit);
+        assert_eq!(parse("{}").unwrap(), Patch::Unchanged);
+        assert_eq!(parse(r#"{"limit":null}"#).unwrap(), Patch::Clear);
+        assert_eq!(parse(r#"{"limit":25}"#).unwrap(), Patch::Set(25));
+        assert_eq!(parse(r#"{"limit":25.0}"#).unwrap(), Patch::Set(25));
+        for refused in [
+            r#"{"limit":2.5}"#,
+            r#"{"limit":1e10}"#,
+            r#"{"limit":"25"}"#,
+            r#"{"limit":true}"#,
+        ] {
+            assert!(parse(refused).is_err(), "{refused}");
+        }
     }
 }

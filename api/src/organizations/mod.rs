@@ -44,7 +44,7 @@ pub const OWNERS_ONLY: &str = "Only owners of this organization can do this";
 pub const SEAT_LIMIT_ADMINS_ONLY: &str = "Only admins can set the seat limit";
 const SLUG_RULE: &str = "Slug may use lowercase letters, digits and hyphens (3-40)";
 /// The largest seat limit an admin may set.
-const MAX_SEATS: i32 = 1_000_000;
+pub(crate) const MAX_SEATS: i32 = 1_000_000;
 
 static SLUG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9-]{3,40}$").expect("valid regex"));
 
@@ -72,6 +72,7 @@ pub struct UpdateForm {
     pub name: Option<String>,
     pub slug: Option<String>,
     /// Site admins only; `null` is unlimited.
+    #[serde(deserialize_with = "crate::patch::whole")]
     pub seat_limit: Patch<i32>,
 }
 

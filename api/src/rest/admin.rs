@@ -118,7 +118,7 @@ pub fn routes() -> Routes {
         .put("/admin/orgs/{id}", update_org, operation("Set an organization's seat limit (null: unlimited)")
             .signed_in()
             .id_param("id")
-            .body(object(&[("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1 }))], &["seatLimit"]))
+            .body(object(&[("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1, "maximum": crate::organizations::MAX_SEATS }))], &["seatLimit"]))
             .answers(("200", ok("Organization updated", Some(object(&[("organization", json!({ "$ref": "#/components/schemas/Organization" }))], &["organization"])))), &[("400", "Field errors"), signed_out, not_admin, ("404", "Organization not found")]))
 }
 
@@ -353,6 +353,7 @@ async fn search_orgs(
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct SeatForm {
+    #[serde(deserialize_with = "crate::patch::whole")]
     seat_limit: crate::patch::Patch<i32>,
 }
 

@@ -246,6 +246,14 @@ db_test! {
         let set = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 25 })).await, StatusCode::OK).await;
         assert_eq!(set["message"], "Organization updated");
         assert_eq!(set["data"]["organization"]["seatLimit"], 25);
+        // 30.0 is the whole number 30 (JSON Schema's `integer` admits it); 2.5 is no seat limit.
+        let written = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 30.0 })).await, StatusCode::OK).await;
+        assert_eq!(written["data"]["organization"]["seatLimit"], 30);
+        let fraction = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 2.5 })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(fraction["errors"]["seatLimit"], "seatLimit has the wrong type");
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let rule = &doc["paths"]["/admin/orgs/{id}"]["put"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["seatLimit"];
+        assert_eq!((rule["minimum"].as_i64(), rule["maximum"].as_i64()), (Some(1), Some(1_000_000)), "{rule}");
         assert_eq!(app.put_as(&owner, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 1000 })).await.status(), StatusCode::FORBIDDEN);
     }
 }

@@ -526,7 +526,7 @@ async fn the_openapi_document_states_the_rules_of_every_required_string() {
                     continue;
                 }
                 checked += 1;
-                // A passkey's name may be blank (it is then "Passkey"): its rule is a length.
+                // A length alone is a rule too (a field whose blank value is refused by name).
                 let stated = field["minLength"].as_u64().is_some_and(|n| n >= 1)
                     || field.get("maxLength").is_some()
                     || field.get("pattern").is_some()

@@ -175,6 +175,15 @@ db_test! {
         assert_eq!(blank["errors"]["name"], "Passkey name is required");
         let long = json_of(app.put_as(&token, &format!("/api/users/passkeys/{id}"), json!({ "name": "x".repeat(65) })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(long["errors"]["name"], "Passkey name must be at most 64 characters");
+        // A C1 control character (U+0087) too, and the OpenAPI document says so: the contract
+        // fuzzer sent this name as one the document allowed.
+        let control = json_of(app.put_as(&token, &format!("/api/users/passkeys/{id}"), json!({ "name": "Key\u{87}" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(control["errors"]["name"], "Passkey name cannot contain control characters");
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let rule = &doc["paths"]["/users/passkeys/{id}"]["put"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["name"];
+        let pattern = regex::Regex::new(rule["pattern"].as_str().unwrap()).unwrap();
+        assert!(!pattern.is_match("Key\u{87}") && !pattern.is_match("\u{87}") && !pattern.is_match(" "), "{rule}");
+        assert!(pattern.is_match("Work laptop") && pattern.is_match("Clé de Zoë"), "{rule}");
 
         // Signing in with it: no email, no password; the answer is a session.
         let signed_in = json_of(sign_in(&app, &mut laptop).await, StatusCode::OK).await;
