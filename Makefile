@@ -6,7 +6,7 @@ SHELL := /bin/bash
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_POSTGRES_URL
 
-.PHONY: help fmt run run-release client-deps build-client build-server test test-deps lint lint-rust lint-client test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
+.PHONY: help fmt build run run-release client-deps build-client build-server test test-deps lint lint-rust lint-client test-rust soak fuzz examples test-client e2e schema bench bench-growth bench-lighthouse bench-organizations bench-admin bench-token
 
 help:
 	@echo "make run     install what is needed, build the site, serve everything on http://localhost:8080"
@@ -48,12 +48,22 @@ build-server:
 # variables; without them our crates would be compiled again, unlinted (cargo keeps the two
 # builds apart, so neither undoes the other).
 LINT_IN_BUILD := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
-SUITES ?= fmt test-rust soak+test-client examples fuzz+lint-client e2e
-test: test-deps
+#
+# What the suites need (scripts/test-deps.sh: Chromium, PostgreSQL, schemathesis, the npm
+# packages) is installed while the test binaries build: the install is mostly pip and npm, the
+# build leaves a core idle at its start and its end. A subset names what it needs, e.g.
+# `make test SUITES="test-deps fmt test-rust"`.
+SUITES ?= test-deps+build fmt test-rust soak+test-client examples fuzz+lint-client e2e
+test:
 	@$(LINT_IN_BUILD) ./scripts/run-suites.sh $(SUITES)
 
 test-deps:
 	./scripts/test-deps.sh
+
+## The test binaries and the server's (which the soak, fuzz, example and browser suites run):
+## one build for every suite.
+build:
+	cargo test --workspace --no-run
 
 lint: lint-rust lint-client
 
