@@ -92,32 +92,26 @@ generated() {
 # little more (one pass at a time left a core of this 2-core machine idle).
 passes() { # KIND FIRST_TOKEN SECOND_TOKEN COMMAND...
   local kind=$1 tokens=("$2" "$3"); shift 3
-  local total=0 round=0 slot pass failed
-  local pids=()
+  local total=0 pass=0 slot failed out pids outs
   while [ "$total" -lt "$MIN_REQUESTS" ]; do
-    round=$((round + 1))
-    if [ "$round" -gt "$MAX_ROUNDS" ]; then
-      echo "fuzz: $kind generated only $total requests in $((2 * MAX_ROUNDS)) passes (floor $MIN_REQUESTS)" >&2
+    if [ "$pass" -ge "$((2 * MAX_ROUNDS))" ]; then
+      echo "fuzz: $kind generated only $total requests in $pass passes (floor $MIN_REQUESTS)" >&2
       exit 1
     fi
-    pids=()
+    pids=() outs=() failed=""
     for slot in 0 1; do
-      pass=$((2 * round - 1 + slot))
-      "$@" --seed "$((SEED + pass - 1))" -H "Authorization: Bearer ${tokens[$slot]}" \
-        >"$work/$kind-$pass.txt" 2>&1 &
+      pass=$((pass + 1))
+      outs+=("$work/$kind-$pass.txt")
+      "$@" --seed "$((SEED + pass - 1))" -H "Authorization: Bearer ${tokens[$slot]}" >"${outs[$slot]}" 2>&1 &
       pids+=($!)
     done
-    failed=""
     for slot in 0 1; do wait "${pids[$slot]}" || failed=1; done
-    for slot in 0 1; do
-      pass=$((2 * round - 1 + slot))
-      echo "==> $kind pass $pass" >&2
-      cat "$work/$kind-$pass.txt" >&2
+    for out in "${outs[@]}"; do
+      echo "==> $(basename "$out" .txt)" >&2
+      cat "$out" >&2
     done
     [ -z "$failed" ] || exit 1
-    for slot in 0 1; do
-      total=$((total + $(generated "$work/$kind-$((2 * round - 1 + slot)).txt")))
-    done
+    for out in "${outs[@]}"; do total=$((total + $(generated "$out"))); done
   done
   echo "$total"
 }

@@ -109,6 +109,21 @@ pub fn text(max: usize) -> Value {
     json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
 }
 
+/// The Unicode control characters (Cc, what `char::is_control` finds), as a pattern's range.
+const CONTROL: &str = "\\x00-\\x1f\\x7f-\\x9f";
+
+/// A name the server trims and refuses with a control character in it: something besides
+/// white space, at most `max` characters.
+pub fn name(max: usize) -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": max,
+        "pattern": format!("^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$") })
+}
+
+/// A name as [`name`], which may be left blank (the server then gives a default one).
+pub fn optional_name(max: usize) -> Value {
+    json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}]*$") })
+}
+
 /// `schema`, or null.
 pub fn or_null(mut schema: Value) -> Value {
     if let Some(kind) = schema.get_mut("type")

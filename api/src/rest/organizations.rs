@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{cursor_param, limit_param, nullable_string, object, ok, operation, string},
+    openapi::{cursor_param, limit_param, name, nullable_string, object, ok, operation, string},
     routes::Routes,
 };
 use crate::{
@@ -38,7 +38,6 @@ pub fn routes() -> Routes {
     let invitation_list =
         || json!({ "type": "array", "items": { "$ref": "#/components/schemas/Invitation" } });
     let role = || json!({ "enum": ["owner", "admin", "member"] });
-    let org_name = || json!({ "type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$" });
     let slug = || json!({ "type": "string", "pattern": "^[a-z0-9-]{3,40}$" });
     let signed_out = ("401", "Session expired or unauthorized");
     let not_found = ("404", "Not found, or not yours to see");
@@ -46,7 +45,7 @@ pub fn routes() -> Routes {
     Routes::new()
         .post("/orgs", create, operation("Create an organization (Hire and Campus accounts); the caller is its owner")
             .signed_in()
-            .body(object(&[("name", org_name()), ("slug", slug())], &["name"]))
+            .body(object(&[("name", name(100)), ("slug", slug())], &["name"]))
             .answers(("201", ok("Organization created", Some(organization()))), &[("400", "Field errors"), signed_out, ("403", "Only Hire and Campus accounts can create organizations"), ("409", "An organization with this slug already exists")]))
         .get("/orgs", list, operation("The caller's organizations, by name")
             .signed_in()
@@ -58,7 +57,7 @@ pub fn routes() -> Routes {
         .put("/orgs/{id}", update, operation("Rename it or change its slug (owners and org admins), or its seat limit (site admins)")
             .signed_in()
             .id_param("id")
-            .optional_body(object(&[("name", org_name()), ("slug", slug()), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1, "maximum": orgs::MAX_SEATS }))], &[]))
+            .optional_body(object(&[("name", name(100)), ("slug", slug()), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1, "maximum": orgs::MAX_SEATS }))], &[]))
             .answers(("200", ok("Organization updated", Some(organization()))), &[("400", "Field errors"), signed_out, members_only, not_found, ("409", "An organization with this slug already exists")]))
         .delete("/orgs/{id}", delete, operation("Delete it with its memberships and invitations (owners)")
             .signed_in()

@@ -9,7 +9,7 @@ use super::{
     accounts::{SessionData, signed_in},
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{object, ok, operation, secret, session_data, string},
+    openapi::{name, object, ok, operation, optional_name, secret, session_data, string},
     routes::Routes,
 };
 use crate::{
@@ -22,11 +22,6 @@ use crate::{
     http::caller::Caller,
     state::AppState,
 };
-
-/// A passkey's name has no control characters (Unicode's Cc, as `char::is_control`); a rename
-/// needs one that is not blank, while a new passkey without one gets a default name.
-const NAME_CHARS: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*$";
-const NAME: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$";
 
 /// The routes of passkeys: path, handler and OpenAPI entry.
 pub fn routes() -> Routes {
@@ -51,7 +46,7 @@ pub fn routes() -> Routes {
             .answers(("200", ok("The creation options", Some(object(&[("options", options())], &["options"])))), &[signed_out, off, ("409", "An account can hold at most 50 passkeys")]))
         .post("/auth/passkeys/register/finish", finish_registration, operation("Finish adding a passkey with the browser's new credential")
             .signed_in()
-            .body(object(&[("name", json!({ "type": "string", "maxLength": 64, "pattern": NAME_CHARS })), ("credential", credential())], &["credential"]))
+            .body(object(&[("name", optional_name(64)), ("credential", credential())], &["credential"]))
             .answers(("201", ok("Passkey added", Some(passkey()))), &[("400", "Passkey could not be verified, or field errors"), signed_out, off, expired]))
         .get("/users/passkeys", list, operation("The signed-in account's passkeys, newest first")
             .signed_in()
@@ -59,7 +54,7 @@ pub fn routes() -> Routes {
         .put("/users/passkeys/{id}", rename, operation("Rename one of your passkeys")
             .signed_in()
             .id_param("id")
-            .body(object(&[("name", json!({ "type": "string", "minLength": 1, "maxLength": 64, "pattern": NAME }))], &["name"]))
+            .body(object(&[("name", name(64))], &["name"]))
             .answers(("200", ok("Passkey renamed", Some(passkey()))), &[("400", "Field errors"), signed_out, ("404", "Passkey not found")]))
         .delete("/users/passkeys/{id}", remove, operation("Remove one of your passkeys; it signs no one in from then on")
             .signed_in()

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { toast } from 'react-toastify';
 import { afterEach, vi } from 'vitest';
 import { resetSessionStore } from '@/lib/session-store';
 
@@ -7,12 +8,12 @@ import { resetSessionStore } from '@/lib/session-store';
 // take more than a second, and a test fails on what never appears, not on what is slow.
 configure({ asyncUtilTimeout: 5000 });
 
-afterEach(async () => {
+afterEach(() => {
   cleanup();
   // Files share a jsdom (vitest.config.ts): a toast raised as a test ended would wait in
   // react-toastify's queue and show in the next file's first container. With the container
   // unmounted, dismissing empties that queue.
-  (await import('react-toastify')).toast.dismiss();
+  toast.dismiss();
   resetSessionStore();
   // The prerender's test runs in Node, as the build's prerender does: it has no window.
   if (typeof window !== 'undefined') window.localStorage.clear();
