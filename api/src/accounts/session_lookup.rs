@@ -28,8 +28,9 @@ const MAX_IDS_PER_QUERY: usize = QUERY_SIZES[QUERY_SIZES.len() - 1];
 /// A session and the account it belongs to, as one read found them.
 pub type SessionRow = (sessions::Model, users::Model);
 
-/// What one read found, shared by every lookup that waited on it.
-type Found = std::result::Result<HashMap<Uuid, SessionRow>, ReadFailed>;
+/// What one read found, shared by every lookup that waited on it; each row is shared too, so a
+/// lookup copies only what it keeps (the account), not the session's strings.
+type Found = std::result::Result<HashMap<Uuid, Arc<SessionRow>>, ReadFailed>;
 
 /// Why a read failed, kept so each waiting lookup can answer with its own error (the cause
 /// is logged once, by the read).
@@ -89,7 +90,7 @@ impl SessionLookup {
     ///
     /// # Errors
     /// When the database could not be read (503 when it is unreachable).
-    pub async fn find(self: &Arc<Self>, id: Uuid) -> Result<Option<SessionRow>> {
+    pub async fn find(self: &Arc<Self>, id: Uuid) -> Result<Option<Arc<SessionRow>>> {
         let (mut found, start_reader) = {
             let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = queue.next.get_or_insert_with(Batch::new);
@@ -176,7 +177,7 @@ impl SessionLookup {
             rows.extend(
                 found
                     .into_iter()
-                    .filter_map(|(session, user)| Some((session.id, (session, user?)))),
+                    .filter_map(|(session, user)| Some((session.id, Arc::new((session, user?))))),
             );
         }
         Ok(rows)
@@ -257,7 +258,8 @@ mod tests {
         for handle in lookups.collect::<Vec<_>>() {
             let (id, known, found) = handle.await.unwrap();
             match found {
-                Some((session, account)) => {
+                Some(found) => {
+                    let (session, account) = &*found;
                     assert!(known, "an unknown id found a session");
                     assert_eq!(session.id, id);
                     assert_eq!(account.id, user.id);

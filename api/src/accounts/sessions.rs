@@ -116,19 +116,20 @@ pub async fn authenticate(ctx: &Context, token: &str) -> Result<Viewer> {
     let claims = ctx.keys.decode(token).ok_or_else(Error::session_expired)?;
     let session_id = Uuid::parse_str(&claims.sid).map_err(|_| Error::session_expired())?;
     let user_id = Uuid::parse_str(&claims.sub).map_err(|_| Error::session_expired())?;
-    let (session, user) = ctx
+    let found = ctx
         .sessions
         .find(session_id)
         .await?
         .ok_or_else(Error::session_expired)?;
+    let (session, user) = &*found;
     let now = Utc::now();
-    if user.id != user_id || !is_live(&ctx.config, &session, &user, now) {
+    if user.id != user_id || !is_live(&ctx.config, session, user, now) {
         return Err(Error::session_expired());
     }
-    touch(&ctx.db, &session, now).await?;
+    touch(&ctx.db, session, now).await?;
     Ok(Viewer {
         authenticated_at: session.authenticated_at.unwrap_or(session.created_at),
-        user,
+        user: user.clone(),
         session_id,
     })
 }

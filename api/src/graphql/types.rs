@@ -3,14 +3,19 @@
 //! to exactly the JSON GraphQL gives, for the REST routes that skip GraphQL on hot paths.
 
 use async_graphql::{ID, SimpleObject};
-use chrono::{DateTime, Utc};
+use chrono::{
+    DateTime, Utc,
+    format::{Fixed, Item},
+};
 use entity::users;
 use serde::{Serialize, Serializer};
 
 /// Timestamps as GraphQL writes them (`to_rfc3339`), so REST answers that skip GraphQL for
 /// speed serialise to the very same JSON.
 pub fn rfc3339<S: Serializer>(at: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&at.to_rfc3339())
+    // `Fixed::RFC3339` is what `to_rfc3339` writes, here written into the JSON in place.
+    const RFC3339: &[Item<'static>] = &[Item::Fixed(Fixed::RFC3339)];
+    serializer.collect_str(&at.format_with_items(RFC3339.iter()))
 }
 
 /// [`rfc3339`] for an optional timestamp.
@@ -224,4 +229,25 @@ pub struct TwoFactorSetup {
 pub struct RecoveryCodesPayload {
     pub message: String,
     pub recovery_codes: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn timestamps_are_written_as_to_rfc3339_writes_them() {
+        let base = Utc.with_ymd_and_hms(2026, 11, 27, 8, 9, 10).unwrap();
+        for nanos in [0, 120_000_000, 123_456_000, 123_456_789, 999_999_999] {
+            let at = base + chrono::Duration::nanoseconds(nanos);
+            let mut json = Vec::new();
+            rfc3339(&at, &mut serde_json::Serializer::new(&mut json)).unwrap();
+            assert_eq!(
+                String::from_utf8(json).unwrap(),
+                format!("\"{}\"", at.to_rfc3339())
+            );
+        }
+    }
 }
