@@ -24,7 +24,21 @@ pub struct Model {
     pub used_at: Option<DateTimeUtc>,
 }
 
+/// The session that approved the code: the token endpoint reads both in one query.
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+pub enum Relation {
+    #[sea_orm(
+        belongs_to = "super::sessions::Entity",
+        from = "Column::SessionId",
+        to = "super::sessions::Column::Id"
+    )]
+    Session,
+}
+
+impl Related<super::sessions::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Session.def()
+    }
+}
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -34,6 +34,19 @@ pub enum Relation {
         on_delete = "Cascade"
     )]
     User,
+    /// The sign-in the grant came from: a refresh reads the token and it in one query.
+    #[sea_orm(
+        belongs_to = "super::sessions::Entity",
+        from = "Column::SessionId",
+        to = "super::sessions::Column::Id"
+    )]
+    Session,
+}
+
+impl Related<super::sessions::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Session.def()
+    }
 }
 
 impl Related<super::users::Entity> for Entity {

@@ -9,8 +9,7 @@ use openidconnect::{
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
-    sea_query::Expr,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -130,17 +129,20 @@ pub async fn exchange(
     }
 }
 
-/// The sign-in a grant came from and its account, while it is live (the same rule as the
-/// session check: a suspended account's sign-in is not); using the grant counts as using the
-/// session.
+/// The sign-in a grant came from and its account, as the query that found the code or token
+/// read them, while it is live (the same rule as the session check: a suspended account's
+/// sign-in is not); using the grant counts as using the session.
 async fn live_session(
     ctx: &Context,
-    session_id: Uuid,
+    session: Option<sessions::Model>,
+    user: Option<users::Model>,
 ) -> Result<(sessions::Model, users::Model), OAuthError> {
-    let (session, user) = account_sessions::find_live(&ctx.db, &ctx.config, session_id)
-        .await?
+    let now = Utc::now();
+    let (session, user) = session
+        .zip(user)
+        .filter(|(session, user)| account_sessions::is_live(&ctx.config, session, user, now))
         .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
-    account_sessions::touch(&ctx.db, &session, Utc::now()).await?;
+    account_sessions::touch(&ctx.db, &session, now).await?;
     Ok((session, user))
 }
 
@@ -157,7 +159,10 @@ async fn by_code(
     let hash = tokens::sha256_hex(&code);
     let spent = Spent::Code(&hash);
     let invalid = || spent.invalid();
-    let row = oauth_codes::Entity::find_by_id(hash.clone())
+    // The code with its session and account: one query, where a statement is a round trip.
+    let (row, session, user) = oauth_codes::Entity::find_by_id(hash.clone())
+        .find_also_related(sessions::Entity)
+        .and_also_related(users::Entity)
         .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
@@ -181,7 +186,7 @@ async fn by_code(
     if !pkce_matches(&verifier, &row.code_challenge) {
         return Err(OAuthError::invalid_grant("The PKCE code_verifier does not match"));
     }
-    let (session, user) = live_session(ctx, row.session_id).await?;
+    let (session, user) = live_session(ctx, session, user).await?;
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
@@ -208,8 +213,10 @@ async fn by_refresh(
     let hash = tokens::sha256_hex(&presented);
     let spent = Spent::Refresh(&hash);
     let invalid = || spent.invalid();
-    let row = oauth_tokens::Entity::find_by_id(hash.clone())
+    let (row, session, user) = oauth_tokens::Entity::find_by_id(hash.clone())
         .filter(oauth_tokens::Column::Kind.eq("refresh"))
+        .find_also_related(sessions::Entity)
+        .and_also_related(users::Entity)
         .one(&ctx.db)
         .await?
         .ok_or_else(invalid)?;
@@ -238,7 +245,7 @@ async fn by_refresh(
         }
         None => row.scope.clone(),
     };
-    let (session, user) = live_session(ctx, row.session_id).await?;
+    let (session, user) = live_session(ctx, session, user).await?;
     let grant = Grant {
         grant_id: row.grant_id,
         user_id: row.user_id,
@@ -320,15 +327,15 @@ async fn spend(db: &impl ConnectionTrait, spent: &Spent<'_>) -> Result<bool, OAu
     Ok(claimed.rows_affected == 1)
 }
 
+/// Stores the new access and refresh tokens, in one statement.
 async fn store(
     db: &impl ConnectionTrait,
     client: &Client,
     grant: &Grant,
-    kind: &str,
-    token: &str,
-    expires_at: DateTime<Utc>,
+    issued: [(&str, &str, DateTime<Utc>); 2],
 ) -> Result<(), OAuthError> {
-    oauth_tokens::ActiveModel {
+    let now = Utc::now();
+    let row = |(kind, token, expires_at): (&str, &str, DateTime<Utc>)| oauth_tokens::ActiveModel {
         token_hash: Set(tokens::sha256_hex(token)),
         kind: Set(kind.to_owned()),
         grant_id: Set(grant.grant_id),
@@ -338,17 +345,18 @@ async fn store(
         scope: Set(grant.scope.clone()),
         auth_time: Set(grant.auth_time),
         nonce: Set(grant.nonce.clone()),
-        created_at: Set(Utc::now()),
+        created_at: Set(now),
         expires_at: Set(expires_at),
         used_at: Set(None),
-    }
-    .insert(db)
-    .await
-    .map_err(|err| {
-        // The session was ended meanwhile (its foreign key is gone).
-        tracing::debug!(error = %err, "token not stored");
-        OAuthError::invalid_grant("The sign-in this grant came from has ended")
-    })?;
+    };
+    oauth_tokens::Entity::insert_many(issued.map(row))
+        .exec_without_returning(db)
+        .await
+        .map_err(|err| {
+            // The session was ended meanwhile (its foreign key is gone).
+            tracing::debug!(error = %err, "token not stored");
+            OAuthError::invalid_grant("The sign-in this grant came from has ended")
+        })?;
     Ok(())
 }
 
@@ -379,18 +387,10 @@ async fn issue(
         &txn,
         client,
         grant,
-        "access",
-        &access,
-        (now + ACCESS_TTL).min(ends),
-    )
-    .await?;
-    store(
-        &txn,
-        client,
-        grant,
-        "refresh",
-        &refresh,
-        (now + REFRESH_TTL).min(ends),
+        [
+            ("access", &access, (now + ACCESS_TTL).min(ends)),
+            ("refresh", &refresh, (now + REFRESH_TTL).min(ends)),
+        ],
     )
     .await?;
     txn.commit().await?;
