@@ -226,7 +226,8 @@ pub async fn create(ctx: &Context, viewer: &Viewer, form: CreateForm, client: &C
     };
     let mut errors = FieldErrors::new();
     let name = errors.check("name", parse_name(form.name.as_deref()));
-    let slug = match form.slug.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    // An empty slug is one left out; any other is taken as written (the contract's pattern).
+    let slug = match form.slug.as_deref().filter(|s| !s.is_empty()) {
         Some(slug) => errors.check("slug", parse_slug(slug)).map(Some),
         None => Some(None),
     };
@@ -321,7 +322,7 @@ pub async fn update(
         row.name = Set(name);
     }
     if let Some(slug) = form.slug.as_deref()
-        && let Some(slug) = errors.check("slug", parse_slug(slug.trim()))
+        && let Some(slug) = errors.check("slug", parse_slug(slug))
     {
         row.slug = Set(slug);
     }

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::Input,
-    openapi::{cursor_param, limit_param, name, nullable_string, object, ok, operation, string},
+    openapi::{cursor_param, limit_param, name, nullable_string, object, ok, operation, or_null, string},
     routes::Routes,
 };
 use crate::{
@@ -39,13 +39,19 @@ pub fn routes() -> Routes {
         || json!({ "type": "array", "items": { "$ref": "#/components/schemas/Invitation" } });
     let role = || json!({ "enum": ["owner", "admin", "member"] });
     let slug = || json!({ "type": "string", "pattern": "^[a-z0-9-]{3,40}$" });
+    // On creation an empty or null slug is one left out: the server makes it from the name.
+    let new_slug = || {
+        or_null(
+            json!({ "type": "string", "pattern": "^([a-z0-9-]{3,40})?$", "description": "Left out, empty or null: made from the name" }),
+        )
+    };
     let signed_out = ("401", "Session expired or unauthorized");
     let not_found = ("404", "Not found, or not yours to see");
     let members_only = ("403", "Your role in the organization does not allow it");
     Routes::new()
         .post("/orgs", create, operation("Create an organization (Hire and Campus accounts); the caller is its owner")
             .signed_in()
-            .body(object(&[("name", name(100)), ("slug", slug())], &["name"]))
+            .body(object(&[("name", name(100)), ("slug", new_slug())], &["name"]))
             .answers(("201", ok("Organization created", Some(organization()))), &[("400", "Field errors"), signed_out, ("403", "Only Hire and Campus accounts can create organizations"), ("409", "An organization with this slug already exists")]))
         .get("/orgs", list, operation("The caller's organizations, by name")
             .signed_in()
@@ -57,7 +63,8 @@ pub fn routes() -> Routes {
         .put("/orgs/{id}", update, operation("Rename it or change its slug (owners and org admins), or its seat limit (site admins)")
             .signed_in()
             .id_param("id")
-            .optional_body(object(&[("name", name(100)), ("slug", slug()), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1, "maximum": orgs::MAX_SEATS }))], &[]))
+            // A field left out or null stays as it is.
+            .optional_body(object(&[("name", or_null(name(100))), ("slug", or_null(slug())), ("seatLimit", json!({ "type": ["integer", "null"], "minimum": 1, "maximum": orgs::MAX_SEATS }))], &[]))
             .answers(("200", ok("Organization updated", Some(organization()))), &[("400", "Field errors"), signed_out, members_only, not_found, ("409", "An organization with this slug already exists")]))
         .delete("/orgs/{id}", delete, operation("Delete it with its memberships and invitations (owners)")
             .signed_in()

@@ -97,8 +97,14 @@ db_test! {
         assert_eq!(org["memberCount"], 1);
         assert_eq!(org["seatLimit"], Value::Null);
 
-        // The same name again gets a suffixed slug; a chosen slug that is taken is a conflict.
-        let again = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": "Acme Hiring Inc" })).await, StatusCode::CREATED).await;
+        // The same name again gets a suffixed slug (an empty slug is one left out); a chosen
+        // slug that is taken is a conflict.
+        let again = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": "Acme Hiring Inc", "slug": "" })).await, StatusCode::CREATED).await;
+        // The contract says so: an empty or null slug is one left out.
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let slug_rule = &doc["paths"]["/orgs"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["slug"];
+        assert_eq!(slug_rule["type"], json!(["string", "null"]), "{slug_rule}");
+        assert!(regex::Regex::new(slug_rule["pattern"].as_str().unwrap()).unwrap().is_match(""), "{slug_rule}");
         let slug = again["data"]["organization"]["slug"].as_str().unwrap();
         assert!(slug.starts_with("acme-hiring-inc-") && slug.len() == "acme-hiring-inc-".len() + 4, "{slug}");
         let taken = json_of(
@@ -108,6 +114,9 @@ db_test! {
         .await;
         assert_eq!(taken["message"], "An organization with this slug already exists");
 
+        // A slug is taken as written, as the contract's pattern says: spaces around it are not trimmed away.
+        let padded = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": "Padded", "slug": " padded-slug " })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(padded["errors"]["slug"], "Slug may use lowercase letters, digits and hyphens (3-40)");
         let bad = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": " ", "slug": "No Way" })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(bad["errors"]["name"], "Organization name is required");
         assert_eq!(bad["errors"]["slug"], "Slug may use lowercase letters, digits and hyphens (3-40)");
