@@ -172,11 +172,20 @@ pub async fn find_live(
         .find_also_related(users::Entity)
         .one(db)
         .await?;
-    let now = Utc::now();
-    Ok(match found {
-        Some((session, Some(user))) if is_live(config, &session, &user, now) => Some((session, user)),
-        _ => None,
-    })
+    Ok(found.and_then(|(session, user)| live(config, Some(session), user, Utc::now())))
+}
+
+/// A session and its account as a query read them (either may be missing), when the session
+/// is live ([`is_live`]).
+pub fn live(
+    config: &Config,
+    session: Option<sessions::Model>,
+    user: Option<users::Model>,
+    now: DateTime<Utc>,
+) -> Option<(sessions::Model, users::Model)> {
+    session
+        .zip(user)
+        .filter(|(session, user)| is_live(config, session, user, now))
 }
 
 /// The viewer when `token` belongs to a live session; nobody for a missing or dead one.

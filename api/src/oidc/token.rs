@@ -138,9 +138,7 @@ async fn live_session(
     user: Option<users::Model>,
 ) -> Result<(sessions::Model, users::Model), OAuthError> {
     let now = Utc::now();
-    let (session, user) = session
-        .zip(user)
-        .filter(|(session, user)| account_sessions::is_live(&ctx.config, session, user, now))
+    let (session, user) = account_sessions::live(&ctx.config, session, user, now)
         .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
     account_sessions::touch(&ctx.db, &session, now).await?;
     Ok((session, user))

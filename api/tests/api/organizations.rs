@@ -100,13 +100,13 @@ db_test! {
         // The same name again gets a suffixed slug (an empty slug is one left out); a chosen
         // slug that is taken is a conflict.
         let again = json_of(app.post_as(&hire, "/api/orgs", json!({ "name": "Acme Hiring Inc", "slug": "" })).await, StatusCode::CREATED).await;
+        let slug = again["data"]["organization"]["slug"].as_str().unwrap();
+        assert!(slug.starts_with("acme-hiring-inc-") && slug.len() == "acme-hiring-inc-".len() + 4, "{slug}");
         // The contract says so: an empty or null slug is one left out.
         let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
         let slug_rule = &doc["paths"]["/orgs"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["slug"];
         assert_eq!(slug_rule["type"], json!(["string", "null"]), "{slug_rule}");
         assert!(regex::Regex::new(slug_rule["pattern"].as_str().unwrap()).unwrap().is_match(""), "{slug_rule}");
-        let slug = again["data"]["organization"]["slug"].as_str().unwrap();
-        assert!(slug.starts_with("acme-hiring-inc-") && slug.len() == "acme-hiring-inc-".len() + 4, "{slug}");
         let taken = json_of(
             app.post_as(&hire, "/api/orgs", json!({ "name": "Other", "slug": "acme-hiring-inc" })).await,
             StatusCode::CONFLICT,
