@@ -856,6 +856,40 @@ sso_test! {
 }
 
 sso_test! {
+    async fn twenty_exchanges_of_one_code_at_once_give_tokens_once_and_end_the_grant(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "race@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let verifier = verifier.secret().to_owned();
+        let answers = futures::future::join_all(
+            (0..20).map(|_| rp.exchange(&code, PkceCodeVerifier::new(verifier.clone()))),
+        )
+        .await;
+        let granted: Vec<_> = answers.iter().filter_map(|answer| answer.as_ref().ok()).collect();
+        assert_eq!(granted.len(), 1, "one exchange gets tokens: {answers:?}");
+        assert!(answers.iter().filter_map(|answer| answer.as_ref().err()).all(|err| err.contains("invalid_grant")), "{answers:?}");
+        // The others were replays: the grant, and the tokens the winner got, are revoked.
+        assert_eq!(userinfo(&app, granted[0].access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_tokens").await, 0);
+    }
+}
+
+sso_test! {
+    async fn a_code_whose_sign_in_was_signed_out_gets_no_tokens(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "gone@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let response = browser.post(app.url("/api/auth/logout")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let err = rp.exchange(&code, verifier).await.unwrap_err();
+        assert!(err.contains("invalid_grant"), "{err}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_tokens").await, 0);
+    }
+}
+
+sso_test! {
     async fn the_housekeeping_ends_idle_sessions_and_tells_their_clients(app) {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let rp = Rp::register(&app, NewClient {
