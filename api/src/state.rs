@@ -11,7 +11,7 @@ use crate::{
     config::Config,
     context::Context,
     google::Google,
-    oidc::keys::Vault,
+    oidc::{issuance::Issuance, keys::Vault},
 };
 
 /// Cloned into every request (axum's `State`), so a clone is one reference count.
@@ -35,6 +35,7 @@ impl AppState {
         let webauthn = crate::accounts::passkeys::relying_party(&config).map(Arc::new);
         Self(Arc::new(Context {
             sessions: Arc::new(SessionLookup::new(db.clone())),
+            issuance: Arc::new(Issuance::new(db.clone())),
             db,
             config: Arc::new(config),
             passwords: PasswordHasher::new(),

@@ -8,9 +8,7 @@ use openidconnect::{
     AccessToken, Audience, AuthorizationCode, IdToken, IdTokenClaims, IssuerUrl, Nonce, UserInfoClaims,
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -18,6 +16,7 @@ use uuid::Uuid;
 use super::{
     ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims, claims,
     clients::Client,
+    issuance::{Outcome, Spend, Write},
     keys::{self, SigningKey},
 };
 use crate::{
@@ -301,39 +300,14 @@ async fn refuse_replay(
     }
 }
 
-/// Marks it used, unless another exchange did first (`false`).
-async fn spend(db: &impl ConnectionTrait, spent: &Spent<'_>) -> Result<bool, OAuthError> {
-    let now = Expr::value(Some(Utc::now()));
-    let claimed = match spent {
-        Spent::Code(hash) => {
-            oauth_codes::Entity::update_many()
-                .col_expr(oauth_codes::Column::UsedAt, now)
-                .filter(oauth_codes::Column::CodeHash.eq(*hash))
-                .filter(oauth_codes::Column::UsedAt.is_null())
-                .exec(db)
-                .await?
-        }
-        Spent::Refresh(hash) => {
-            oauth_tokens::Entity::update_many()
-                .col_expr(oauth_tokens::Column::UsedAt, now)
-                .filter(oauth_tokens::Column::TokenHash.eq(*hash))
-                .filter(oauth_tokens::Column::UsedAt.is_null())
-                .exec(db)
-                .await?
-        }
-    };
-    Ok(claimed.rows_affected == 1)
-}
-
-/// Stores the new access and refresh tokens, in one statement.
-async fn store(
-    db: &impl ConnectionTrait,
+/// The access or refresh token row of a grant, as stored.
+fn token_row(
     client: &Client,
     grant: &Grant,
-    issued: [(&str, &str, DateTime<Utc>); 2],
-) -> Result<(), OAuthError> {
-    let now = Utc::now();
-    let row = |(kind, token, expires_at): (&str, &str, DateTime<Utc>)| oauth_tokens::ActiveModel {
+    (kind, token, expires_at): (&str, &str, DateTime<Utc>),
+    now: DateTime<Utc>,
+) -> oauth_tokens::ActiveModel {
+    oauth_tokens::ActiveModel {
         token_hash: Set(tokens::sha256_hex(token)),
         kind: Set(kind.to_owned()),
         grant_id: Set(grant.grant_id),
@@ -346,22 +320,14 @@ async fn store(
         created_at: Set(now),
         expires_at: Set(expires_at),
         used_at: Set(None),
-    };
-    oauth_tokens::Entity::insert_many(issued.map(row))
-        .exec_without_returning(db)
-        .await
-        .map_err(|err| {
-            // The session was ended meanwhile (its foreign key is gone).
-            tracing::debug!(error = %err, "token not stored");
-            OAuthError::invalid_grant("The sign-in this grant came from has ended")
-        })?;
-    Ok(())
+    }
 }
 
 /// Signs the ID token, then spends the code or refresh token and stores the new tokens in one
-/// transaction: the client gets both tokens and the old one is spent, or nothing changed.
-/// When another exchange spent it first, this one is a replay. Signing comes first, so no
-/// write lock is held while it runs.
+/// transaction (shared with the exchanges writing at the same moment, see [`super::issuance`]): the
+/// client gets both tokens and the old one is spent, or nothing changed. When another
+/// exchange spent it first, this one is a replay. Signing comes first, so no write lock is
+/// held while it runs.
 async fn issue(
     ctx: &Context,
     client: &Client,
@@ -376,22 +342,20 @@ async fn issue(
     let refresh = new_token();
     let id_token = id_token(ctx, client, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
-    let txn = ctx.db.begin().await?;
-    if !spend(&txn, spent).await? {
-        txn.rollback().await?;
+    let write = Write {
+        spend: match spent {
+            Spent::Code(hash) => Spend::Code((*hash).to_owned()),
+            Spent::Refresh(hash) => Spend::Refresh((*hash).to_owned()),
+        },
+        tokens: [
+            ("access", access.as_str(), (now + ACCESS_TTL).min(ends)),
+            ("refresh", refresh.as_str(), (now + REFRESH_TTL).min(ends)),
+        ]
+        .map(|issued| token_row(client, grant, issued, now)),
+    };
+    if ctx.issuance.write(write).await? == Outcome::AlreadySpent {
         return Err(refuse_replay(ctx, client, spent, grant.grant_id, grant.user_id, caller).await);
     }
-    store(
-        &txn,
-        client,
-        grant,
-        [
-            ("access", &access, (now + ACCESS_TTL).min(ends)),
-            ("refresh", &refresh, (now + REFRESH_TTL).min(ends)),
-        ],
-    )
-    .await?;
-    txn.commit().await?;
     Ok(TokenResponse {
         access_token: access,
         token_type: "Bearer",

@@ -876,6 +876,41 @@ sso_test! {
 }
 
 sso_test! {
+    async fn exchanges_at_once_each_get_tokens_of_their_own(app) {
+        let rp = Rp::platform(&app).await;
+        let emails = ["one@example.com", "two@example.com"];
+        let browsers = [signed_in_browser(&app, emails[0]).await, signed_in_browser(&app, emails[1]).await];
+        let mut codes = Vec::new();
+        for n in 0..16 {
+            let (url, _, _, verifier) = rp.authorize_url();
+            let code = param(&visit(&browsers[n % 2], url.as_str()).await.1.unwrap(), "code").unwrap();
+            codes.push((emails[n % 2], code, verifier.secret().to_owned()));
+        }
+        // All at once: the server writes them in groups, and each keeps what is its own.
+        let answers = futures::future::join_all(
+            codes.iter().map(|(_, code, verifier)| rp.exchange(code, PkceCodeVerifier::new(verifier.clone()))),
+        )
+        .await;
+        let mut access = std::collections::HashSet::new();
+        for ((email, ..), answer) in codes.iter().zip(&answers) {
+            let tokens = answer.as_ref().expect("each exchange gets tokens");
+            assert!(access.insert(tokens.access_token().secret().clone()), "an access token given twice");
+            let info = json_of(userinfo(&app, tokens.access_token().secret()).await, StatusCode::OK).await;
+            assert_eq!(info["email"], *email);
+        }
+        let refreshed = futures::future::join_all(answers.iter().map(|answer| async {
+            let refresh = answer.as_ref().unwrap().refresh_token().unwrap();
+            rp.client().exchange_refresh_token(refresh).unwrap().request_async(&rp_http()).await
+        }))
+        .await;
+        assert!(refreshed.iter().all(Result::is_ok), "{refreshed:?}");
+        // The 16 first pairs' refresh tokens are spent; each rotation stored a new pair.
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_tokens WHERE used_at IS NOT NULL").await, 16);
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_tokens").await, 64);
+    }
+}
+
+sso_test! {
     async fn a_code_whose_sign_in_was_signed_out_gets_no_tokens(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "gone@example.com").await;

@@ -1,0 +1,511 @@
+//! The token endpoint's writes, grouped: exchanges that have passed their checks while a write
+//! is at the database wait for the next one, and that write spends every code and refresh
+//! token waiting on it and stores all their new tokens in one transaction.
+//!
+//! Each exchange keeps its own outcome. A code or refresh token is spent by the first
+//! exchange that presents it, in the order they arrived, as if each had its own transaction:
+//! a second one in the same write, or in any later one, finds it spent. What grouping saves
+//! is the write's fixed cost (on SQLite the database's one write lock, held across each
+//! statement's hop to the connection's thread; on PostgreSQL a round trip per statement and
+//! a commit), which under load is most of an exchange's time.
+
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use chrono::{DateTime, Utc};
+use entity::{oauth_codes, oauth_tokens};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, IdenStatic, QueryFilter,
+    QueryTrait, TransactionTrait, sea_query::Expr,
+};
+use tokio::sync::oneshot;
+
+use super::OAuthError;
+
+/// At most this many exchanges share one write; more wait for the next.
+const MAX_WRITES: usize = 64;
+
+/// How many hashes a spending statement names: padded up to the next of these (repeating a
+/// hash), so each connection prepares four statements instead of one per group size.
+const SPEND_SIZES: [usize; 4] = [1, 4, 16, 64];
+
+/// How many exchanges' tokens one insert stores, at most: a group is stored in chunks of
+/// powers of two up to this, so each connection prepares six inserts, not one per size.
+const MAX_STORED_PER_INSERT: usize = 32;
+
+/// What an exchange spends, by its hash.
+#[derive(Debug, Clone)]
+pub enum Spend {
+    Code(String),
+    Refresh(String),
+}
+
+/// Whether an exchange's write took place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Spent by this exchange, and its tokens stored.
+    Stored,
+    /// Another exchange spent it first: nothing was stored for this one.
+    AlreadySpent,
+}
+
+/// One exchange's write: what it spends and the access and refresh tokens it stores.
+pub struct Write {
+    pub spend: Spend,
+    pub tokens: [oauth_tokens::ActiveModel; 2],
+}
+
+struct Waiting {
+    write: Write,
+    outcome: oneshot::Sender<Result<Outcome, OAuthError>>,
+}
+
+#[derive(Default)]
+struct Queue {
+    /// Filled by arriving exchanges; taken by the writer, up to [`MAX_WRITES`] at a time.
+    next: Vec<Waiting>,
+    /// Whether a writer task is running (it runs until no exchange waits).
+    writing: bool,
+}
+
+pub struct Issuance {
+    db: DatabaseConnection,
+    queue: Mutex<Queue>,
+}
+
+impl Issuance {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self {
+            db,
+            queue: Mutex::default(),
+        }
+    }
+
+    /// Spends the code or refresh token and stores the tokens, in a transaction that started
+    /// after this call: both happen or neither does.
+    ///
+    /// # Errors
+    /// `invalid_grant` when the tokens could not be stored because the sign-in they belong
+    /// to ended meanwhile; `temporarily_unavailable` or `server_error` when the database
+    /// failed.
+    pub async fn write(self: &Arc<Self>, write: Write) -> Result<Outcome, OAuthError> {
+        let (sender, outcome) = oneshot::channel();
+        let start_writer = {
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            queue.next.push(Waiting {
+                write,
+                outcome: sender,
+            });
+            !std::mem::replace(&mut queue.writing, true)
+        };
+        if start_writer {
+            tokio::spawn(Arc::clone(self).write_until_idle());
+        }
+        // The sender goes away unanswered only if the writer died: nothing was committed.
+        outcome.await.unwrap_or_else(|_| {
+            Err(OAuthError::new(
+                "temporarily_unavailable",
+                "The service is busy; try again shortly",
+            ))
+        })
+    }
+
+    /// Writes group after group until one ends with nobody waiting.
+    async fn write_until_idle(self: Arc<Self>) {
+        // Should this task die (a panic), the next exchange starts a new writer, and those
+        // already queued are answered instead of left waiting: their senders are dropped.
+        let mut abnormal_end = StopWriting {
+            queue: &self.queue,
+            armed: true,
+        };
+        loop {
+            let group: Vec<Waiting> = {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                if queue.next.is_empty() {
+                    // In the same critical section as finding the queue empty: an exchange
+                    // arriving next sees no writer and starts one.
+                    queue.writing = false;
+                    abnormal_end.armed = false;
+                    return;
+                }
+                let take = queue.next.len().min(MAX_WRITES);
+                queue.next.drain(..take).collect()
+            };
+            let (writes, senders): (Vec<Write>, Vec<_>) =
+                group.into_iter().map(|w| (w.write, w.outcome)).unzip();
+            let outcomes = self.write_group(&writes).await;
+            for (sender, outcome) in senders.into_iter().zip(outcomes) {
+                // An exchange whose client went away does not take its answer.
+                let _ = sender.send(outcome);
+            }
+            // As the session lookup does: the pool takes the connection back on a task of
+            // its own, which should run before the next group asks for one.
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// One transaction for the group; when it fails, each write alone, so one exchange
+    /// whose sign-in ended (or any other failure) costs the others nothing.
+    async fn write_group(&self, writes: &[Write]) -> Vec<Result<Outcome, OAuthError>> {
+        match self.commit(writes).await {
+            Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+            Err(failed) if writes.len() == 1 => vec![Err(failed.into_error())],
+            Err(_) => {
+                let mut outcomes = Vec::with_capacity(writes.len());
+                for write in writes {
+                    outcomes.push(match self.commit(std::slice::from_ref(write)).await {
+                        Ok(mut one) => Ok(one.remove(0)),
+                        Err(failed) => Err(failed.into_error()),
+                    });
+                }
+                outcomes
+            }
+        }
+    }
+
+    /// Spends what the writes present, in their order, and stores the tokens of those that
+    /// spent it, in one transaction.
+    async fn commit(&self, writes: &[Write]) -> Result<Vec<Outcome>, Failed> {
+        let now = Utc::now();
+        let txn = self.db.begin().await.map_err(Failed::Spending)?;
+        let hashes = |code: bool| -> Vec<&str> {
+            writes
+                .iter()
+                .filter_map(|w| match (&w.spend, code) {
+                    (Spend::Code(hash), true) | (Spend::Refresh(hash), false) => Some(hash.as_str()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut codes = spend::<oauth_codes::Entity>(
+            &txn,
+            oauth_codes::Column::CodeHash,
+            oauth_codes::Column::UsedAt,
+            &hashes(true),
+            now,
+        )
+        .await
+        .map_err(Failed::Spending)?;
+        let mut refresh = spend::<oauth_tokens::Entity>(
+            &txn,
+            oauth_tokens::Column::TokenHash,
+            oauth_tokens::Column::UsedAt,
+            &hashes(false),
+            now,
+        )
+        .await
+        .map_err(Failed::Spending)?;
+        // The first write presenting a hash spent it; a later one in the group finds it spent.
+        let outcomes: Vec<Outcome> = writes
+            .iter()
+            .map(|w| {
+                let spent = match &w.spend {
+                    Spend::Code(hash) => codes.remove(hash.as_str()),
+                    Spend::Refresh(hash) => refresh.remove(hash.as_str()),
+                };
+                if spent {
+                    Outcome::Stored
+                } else {
+                    Outcome::AlreadySpent
+                }
+            })
+            .collect();
+        let stored: Vec<&Write> = writes
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, outcome)| **outcome == Outcome::Stored)
+            .map(|(w, _)| w)
+            .collect();
+        let mut rest = stored.as_slice();
+        while !rest.is_empty() {
+            let size = rest.len().min(MAX_STORED_PER_INSERT);
+            // The largest power of two that fits.
+            let size = 1 << size.ilog2();
+            let (chunk, after) = rest.split_at(size);
+            oauth_tokens::Entity::insert_many(chunk.iter().flat_map(|w| w.tokens.iter().cloned()))
+                .exec_without_returning(&txn)
+                .await
+                .map_err(Failed::Storing)?;
+            rest = after;
+        }
+        txn.commit().await.map_err(Failed::Spending)?;
+        Ok(outcomes)
+    }
+}
+
+/// Why a group's transaction failed.
+enum Failed {
+    /// Beginning, spending or committing: the database failed.
+    Spending(DbErr),
+    /// Storing the tokens: the sign-in they belong to was ended meanwhile (its foreign key
+    /// is gone).
+    Storing(DbErr),
+}
+
+impl Failed {
+    fn into_error(self) -> OAuthError {
+        match self {
+            Self::Spending(err) => err.into(),
+            Self::Storing(err) => {
+                tracing::debug!(error = %err, "token not stored");
+                OAuthError::invalid_grant("The sign-in this grant came from has ended")
+            }
+        }
+    }
+}
+
+/// Marks the hashes used where they were not, and answers those it marked.
+async fn spend<E: EntityTrait>(
+    db: &impl ConnectionTrait,
+    hash: E::Column,
+    used_at: E::Column,
+    hashes: &[&str],
+    now: DateTime<Utc>,
+) -> Result<HashSet<String>, DbErr> {
+    let mut spent = HashSet::with_capacity(hashes.len());
+    for chunk in hashes.chunks(SPEND_SIZES[SPEND_SIZES.len() - 1]) {
+        let size = SPEND_SIZES
+            .into_iter()
+            .find(|&size| size >= chunk.len())
+            .unwrap_or(chunk.len());
+        let padded = chunk
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(chunk[0]))
+            .take(size);
+        let mut update = E::update_many()
+            .col_expr(used_at, Expr::value(Some(now)))
+            .filter(hash.is_in(padded))
+            .filter(used_at.is_null())
+            .into_query();
+        update.returning_col(hash);
+        for row in db.query_all(&update).await? {
+            spent.insert(row.try_get::<String>("", hash.as_str())?);
+        }
+    }
+    Ok(spent)
+}
+
+/// Marks the writer as stopped when the writing task dies instead of returning.
+struct StopWriting<'a> {
+    queue: &'a Mutex<Queue>,
+    armed: bool,
+}
+
+impl Drop for StopWriting<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            queue.writing = false;
+            // Dropping the queued writes answers their exchanges instead of leaving them to
+            // wait for a writer that is gone.
+            queue.next.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+    use entity::{oauth_clients, sessions, users};
+    use sea_orm::{ActiveModelTrait, PaginatorTrait, Set};
+    use uuid::Uuid;
+
+    use super::*;
+    use crate::accounts::{
+        fields::{Email, Role},
+        new_account,
+    };
+
+    struct Fixture {
+        db: DatabaseConnection,
+        user: users::Model,
+        session: sessions::Model,
+        client: oauth_clients::Model,
+        _dir: tempfile::TempDir,
+    }
+
+    async fn fixture() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::db::connect(&format!("sqlite://{}/issuance.db?mode=rwc", dir.path().display()))
+            .await
+            .unwrap();
+        crate::db::migrate(&db).await.unwrap();
+        let email = Email::parse(Some("grouped@example.com")).unwrap();
+        let user = new_account("Grouped".to_owned(), &email, Role::Career, true)
+            .insert(&db)
+            .await
+            .unwrap();
+        let now = Utc::now();
+        let session = sessions::ActiveModel {
+            id: Set(Uuid::new_v4()),
+            user_id: Set(user.id),
+            user_agent: Set(None),
+            ip: Set(None),
+            created_at: Set(now),
+            expires_at: Set(now + Duration::days(1)),
+            last_seen_at: Set(Some(now)),
+            authenticated_at: Set(Some(now)),
+        }
+        .insert(&db)
+        .await
+        .unwrap();
+        let client = oauth_clients::ActiveModel {
+            client_id: Set("grouped-client".to_owned()),
+            name: Set("Grouped".to_owned()),
+            secret_hash: Set(None),
+            redirect_uris: Set("[]".to_owned()),
+            post_logout_redirect_uris: Set("[]".to_owned()),
+            backchannel_logout_uri: Set(None),
+            first_party: Set(true),
+            id_token_signed_response_alg: Set("EdDSA".to_owned()),
+            created_at: Set(now),
+        }
+        .insert(&db)
+        .await
+        .unwrap();
+        Fixture {
+            db,
+            user,
+            session,
+            client,
+            _dir: dir,
+        }
+    }
+
+    impl Fixture {
+        /// A stored, unused code; answers its hash.
+        async fn code(&self) -> String {
+            let now = Utc::now();
+            let hash = crate::accounts::tokens::sha256_hex(&crate::accounts::tokens::random_token());
+            oauth_codes::ActiveModel {
+                code_hash: Set(hash.clone()),
+                grant_id: Set(Uuid::new_v4()),
+                client_id: Set(self.client.client_id.clone()),
+                user_id: Set(self.user.id),
+                session_id: Set(self.session.id),
+                redirect_uri: Set("https://rp.example/cb".to_owned()),
+                code_challenge: Set("x".to_owned()),
+                nonce: Set(None),
+                scope: Set("openid".to_owned()),
+                auth_time: Set(now),
+                expires_at: Set(now + Duration::minutes(1)),
+                used_at: Set(None),
+            }
+            .insert(&self.db)
+            .await
+            .unwrap();
+            hash
+        }
+
+        /// The write spending `spend`, storing two new tokens of `session_id`.
+        fn write(&self, spend: Spend, session_id: Uuid) -> Write {
+            let now = Utc::now();
+            let row = |kind: &str| oauth_tokens::ActiveModel {
+                token_hash: Set(crate::accounts::tokens::random_token()),
+                kind: Set(kind.to_owned()),
+                grant_id: Set(Uuid::new_v4()),
+                client_id: Set(self.client.client_id.clone()),
+                user_id: Set(self.user.id),
+                session_id: Set(session_id),
+                scope: Set("openid".to_owned()),
+                auth_time: Set(now),
+                nonce: Set(None),
+                created_at: Set(now),
+                expires_at: Set(now + Duration::minutes(10)),
+                used_at: Set(None),
+            };
+            Write {
+                spend,
+                tokens: [row("access"), row("refresh")],
+            }
+        }
+
+        async fn used(&self, hash: &str) -> bool {
+            oauth_codes::Entity::find_by_id(hash.to_owned())
+                .one(&self.db)
+                .await
+                .unwrap()
+                .unwrap()
+                .used_at
+                .is_some()
+        }
+    }
+
+    fn outcomes(answers: &[Result<Outcome, OAuthError>]) -> Vec<Result<Outcome, &'static str>> {
+        answers
+            .iter()
+            .map(|answer| answer.as_ref().copied().map_err(|err| err.error))
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_write_of_a_group_keeps_its_own_outcome() {
+        let fx = fixture().await;
+        let (first, second, unstorable) = (fx.code().await, fx.code().await, fx.code().await);
+        let session = fx.session.id;
+        let issuance = Issuance::new(fx.db.clone());
+        let group = [
+            fx.write(Spend::Code(first.clone()), session),
+            fx.write(Spend::Code(first.clone()), session),
+            fx.write(Spend::Code("unknown".to_owned()), session),
+            fx.write(Spend::Refresh("unknown".to_owned()), session),
+        ];
+        let answers = issuance.write_group(&group).await;
+        use Outcome::{AlreadySpent, Stored};
+        assert_eq!(
+            outcomes(&answers),
+            [Ok(Stored), Ok(AlreadySpent), Ok(AlreadySpent), Ok(AlreadySpent)],
+            "the second presenting a code finds it spent by the first"
+        );
+        assert_eq!(oauth_tokens::Entity::find().count(&fx.db).await.unwrap(), 2);
+
+        let group = [
+            fx.write(Spend::Code(second.clone()), session),
+            // Its tokens name a sign-in that is gone: the group's insert fails on its account.
+            fx.write(Spend::Code(unstorable.clone()), Uuid::new_v4()),
+            fx.write(Spend::Code(first.clone()), session),
+        ];
+        let answers = issuance.write_group(&group).await;
+        assert_eq!(
+            outcomes(&answers),
+            [Ok(Stored), Err("invalid_grant"), Ok(AlreadySpent)]
+        );
+        assert_eq!(
+            answers[1].as_ref().unwrap_err().description,
+            "The sign-in this grant came from has ended"
+        );
+        assert!(fx.used(&first).await && fx.used(&second).await);
+        assert!(!fx.used(&unstorable).await, "nothing of a failed write is kept");
+        assert_eq!(oauth_tokens::Entity::find().count(&fx.db).await.unwrap(), 4);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_at_once_spend_each_code_once() {
+        let fx = fixture().await;
+        let mut codes = Vec::new();
+        for _ in 0..100 {
+            codes.push(fx.code().await);
+        }
+        let issuance = Arc::new(Issuance::new(fx.db.clone()));
+        // Each code presented three times, all at once: more than one group holds.
+        let writes = codes.iter().cycle().take(300).map(|hash| {
+            let issuance = Arc::clone(&issuance);
+            let write = fx.write(Spend::Code(hash.clone()), fx.session.id);
+            tokio::spawn(async move { issuance.write(write).await.unwrap() })
+        });
+        let mut stored = 0;
+        for handle in writes.collect::<Vec<_>>() {
+            if handle.await.unwrap() == Outcome::Stored {
+                stored += 1;
+            }
+        }
+        assert_eq!(stored, 100);
+        assert_eq!(oauth_tokens::Entity::find().count(&fx.db).await.unwrap(), 200);
+        for hash in &codes {
+            assert!(fx.used(hash).await);
+        }
+    }
+}
