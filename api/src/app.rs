@@ -37,6 +37,23 @@ impl Application {
     /// When the port is taken or the mail settings are malformed.
     pub async fn build_with(config: Config, db: sea_orm::DatabaseConnection) -> anyhow::Result<Self> {
         let bind_addr = config.bind_addr;
+        let listener = TcpListener::bind(bind_addr)
+            .await
+            .with_context(|| format!("could not listen on {bind_addr}"))?;
+        Self::build_on(config, db, listener).await
+    }
+
+    /// Like [`Application::build_with`], serving on a listener the caller bound: one that had
+    /// to know its own address before its settings were made (its issuer URL, say) keeps the
+    /// port it found instead of letting it go and binding it again.
+    ///
+    /// # Errors
+    /// When the signing keys cannot be opened or the mail settings are malformed.
+    pub async fn build_on(
+        config: Config,
+        db: sea_orm::DatabaseConnection,
+        listener: TcpListener,
+    ) -> anyhow::Result<Self> {
         let state = AppState::new(db, config);
         let resealed = crate::oidc::keys::reseal_all(&state.db, &state.vault)
             .await
@@ -62,9 +79,6 @@ impl Application {
         };
         let schema = graphql::build(state.clone());
         let router = http::router(state.clone(), schema);
-        let listener = TcpListener::bind(bind_addr)
-            .await
-            .with_context(|| format!("could not listen on {bind_addr}"))?;
         let metrics_listener = match state.config.metrics_addr {
             Some(addr) => Some(
                 TcpListener::bind(addr)

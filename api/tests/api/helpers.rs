@@ -123,6 +123,8 @@ pub struct Builder {
     backend: Backend,
     vars: HashMap<&'static str, String>,
     mail: Option<SmtpCatcher>,
+    /// The port [`Builder::own_origin`] found, still held so no other test takes it.
+    listener: Option<std::net::TcpListener>,
 }
 
 impl TestApp {
@@ -158,6 +160,7 @@ impl TestApp {
             backend,
             vars: HashMap::new(),
             mail: None,
+            listener: None,
         }
     }
 
@@ -364,10 +367,9 @@ impl Builder {
     /// Serves on a port chosen now, with `MAIN_PLATFORM_URL` set to its own address, so the
     /// server is the issuer its OpenID clients discover.
     pub fn own_origin(mut self) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let port = listener.local_addr().expect("a bound port").port();
+        self.listener = Some(listener);
         self.vars.insert("BIND_ADDR", format!("127.0.0.1:{port}"));
         self.vars
             .insert("MAIN_PLATFORM_URL", format!("http://127.0.0.1:{port}"));
@@ -438,9 +440,15 @@ impl Builder {
         let config = Config::from_lookup(|name| vars.get(name).cloned()).expect("test config");
         let connection = db::connect(&database_url).await.expect("connect");
         db::migrate(&connection).await.expect("migrate");
-        let app = Application::build_with(config, connection.clone())
-            .await
-            .expect("build app");
+        let app = match self.listener {
+            Some(listener) => {
+                listener.set_nonblocking(true).expect("a non-blocking listener");
+                let listener = tokio::net::TcpListener::from_std(listener).expect("a tokio listener");
+                Application::build_on(config, connection.clone(), listener).await
+            }
+            None => Application::build_with(config, connection.clone()).await,
+        }
+        .expect("build app");
         let port = app.port();
         let metrics_port = app.metrics_port();
         let (tx, rx) = oneshot::channel::<()>();
