@@ -22,7 +22,23 @@ pub struct Model {
     pub created_at: DateTimeUtc,
 }
 
+/// The current signing keys of the client's ID-token algorithm (the token endpoint reads the
+/// newest with the client and the code, in one query).
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+pub enum Relation {
+    #[sea_orm(
+        belongs_to = "super::signing_keys::Entity",
+        from = "Column::IdTokenSignedResponseAlg",
+        to = "super::signing_keys::Column::Alg",
+        on_condition = r#"super::signing_keys::Column::RetiredAt.is_null()"#
+    )]
+    CurrentSigningKey,
+}
+
+impl Related<super::signing_keys::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::CurrentSigningKey.def()
+    }
+}
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -33,11 +33,23 @@ pub enum Relation {
         to = "super::sessions::Column::Id"
     )]
     Session,
+    #[sea_orm(
+        belongs_to = "super::oauth_clients::Entity",
+        from = "Column::ClientId",
+        to = "super::oauth_clients::Column::ClientId"
+    )]
+    Client,
 }
 
 impl Related<super::sessions::Entity> for Entity {
     fn to() -> RelationDef {
         Relation::Session.def()
+    }
+}
+
+impl Related<super::oauth_clients::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Client.def()
     }
 }
 

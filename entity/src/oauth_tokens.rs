@@ -41,6 +41,12 @@ pub enum Relation {
         to = "super::sessions::Column::Id"
     )]
     Session,
+    #[sea_orm(
+        belongs_to = "super::oauth_clients::Entity",
+        from = "Column::ClientId",
+        to = "super::oauth_clients::Column::ClientId"
+    )]
+    Client,
 }
 
 impl Related<super::sessions::Entity> for Entity {
@@ -52,6 +58,12 @@ impl Related<super::sessions::Entity> for Entity {
 impl Related<super::users::Entity> for Entity {
     fn to() -> RelationDef {
         Relation::User.def()
+    }
+}
+
+impl Related<super::oauth_clients::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Client.def()
     }
 }
 

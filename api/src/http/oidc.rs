@@ -25,7 +25,7 @@ use crate::{
     oidc::{
         OAuthError, ProviderExtras, SCOPES,
         authorize::{self, AuthorizeQuery, ConsentForm},
-        clients::{self, Client},
+        clients::{self, Credentials},
         keys,
         logout::{self, LogoutQuery},
         token::{self, TokenForm},
@@ -229,12 +229,11 @@ impl ClientCredentials for TokenForm {
     }
 }
 
-/// The form, and the client its credentials (Basic header, or in the body) prove.
-async fn client_form<T: ClientCredentials>(
-    state: &AppState,
+/// The form, and the client credentials it presents (Basic header, or in the body).
+fn credentials_form<T: ClientCredentials>(
     headers: &HeaderMap,
     form: Result<Form<T>, FormRejection>,
-) -> Result<(T, Client), OAuthError> {
+) -> Result<(T, Credentials), OAuthError> {
     let Ok(Form(form)) = form else {
         return Err(OAuthError::invalid_request(
             "The body must be application/x-www-form-urlencoded",
@@ -245,8 +244,8 @@ async fn client_form<T: ClientCredentials>(
     let authorization = headers
         .get(header::AUTHORIZATION)
         .map(|value| value.to_str().unwrap_or_default());
-    let client = clients::authenticate(&state.db, authorization, id, secret).await?;
-    Ok((form, client))
+    let credentials = Credentials::of(authorization, id, secret)?;
+    Ok((form, credentials))
 }
 
 async fn token_endpoint(
@@ -256,8 +255,9 @@ async fn token_endpoint(
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Response {
     let result = async {
-        let (form, client) = client_form(&state, &headers, form).await?;
-        token::exchange(&state, &client, form, &caller).await
+        // The exchange proves the client: it reads it with the code or refresh token.
+        let (form, credentials) = credentials_form(&headers, form)?;
+        token::exchange(&state, &credentials, form, &caller).await
     };
     match result.await {
         Ok(tokens) => no_store(Json(tokens).into_response()),
@@ -309,7 +309,8 @@ async fn revoke(
     form: Result<Form<RevokeForm>, FormRejection>,
 ) -> Response {
     let result = async {
-        let (form, client) = client_form(&state, &headers, form).await?;
+        let (form, credentials) = credentials_form(&headers, form)?;
+        let client = credentials.authenticate(&state.db).await?;
         let token = form
             .token
             .filter(|t| !t.is_empty() && t.len() < 256)

@@ -319,33 +319,58 @@ fn basic_credentials(value: &str) -> Option<(String, String)> {
     Some((unescape(id)?, unescape(secret)?))
 }
 
-/// Authenticates the client of a token or revocation request: `client_secret_basic`,
-/// `client_secret_post`, or a public client by its id alone (PKCE proves the rest).
-/// `authorization` is the request's `Authorization` header, when it has one.
-///
-/// # Errors
-/// `invalid_client` (401) for anything else.
-pub async fn authenticate(
-    db: &impl ConnectionTrait,
-    authorization: Option<&str>,
-    form_id: Option<&str>,
-    form_secret: Option<&str>,
-) -> std::result::Result<Client, OAuthError> {
-    let (client_id, secret) = match authorization.map(basic_credentials) {
-        Some(Some((id, secret))) => (id, Some(secret)),
-        Some(None) => return Err(OAuthError::invalid_client()),
-        None => (
-            form_id.unwrap_or_default().to_owned(),
-            form_secret.map(str::to_owned),
-        ),
-    };
-    let client = find(db, &client_id)
-        .await?
-        .ok_or_else(OAuthError::invalid_client)?;
-    match (&client.secret_hash, secret) {
-        (None, None) => Ok(client),
-        (Some(hash), Some(secret)) if tokens::same(hash, &tokens::sha256_hex(&secret)) => Ok(client),
-        _ => Err(OAuthError::invalid_client()),
+/// What a token or revocation request presents to prove its client: `client_secret_basic`,
+/// `client_secret_post`, or a public client's id alone (PKCE proves the rest).
+pub struct Credentials {
+    pub client_id: String,
+    secret: Option<String>,
+}
+
+impl Credentials {
+    /// The credentials of a request: its `Authorization` header when it has one, else the
+    /// form's `client_id` and `client_secret`.
+    ///
+    /// # Errors
+    /// `invalid_client` (401) for an `Authorization` header that is not Basic credentials.
+    pub fn of(
+        authorization: Option<&str>,
+        form_id: Option<&str>,
+        form_secret: Option<&str>,
+    ) -> std::result::Result<Self, OAuthError> {
+        let (client_id, secret) = match authorization.map(basic_credentials) {
+            Some(Some((id, secret))) => (id, Some(secret)),
+            Some(None) => return Err(OAuthError::invalid_client()),
+            None => (
+                form_id.unwrap_or_default().to_owned(),
+                form_secret.map(str::to_owned),
+            ),
+        };
+        Ok(Self { client_id, secret })
+    }
+
+    /// The client, when these credentials prove it: `client` is the one stored under their
+    /// client id, as read.
+    ///
+    /// # Errors
+    /// `invalid_client` (401) for an unknown client, a wrong or missing secret, or a secret
+    /// sent for a public client.
+    pub fn prove(&self, client: Option<Client>) -> std::result::Result<Client, OAuthError> {
+        let client = client
+            .filter(|client| client.client_id == self.client_id)
+            .ok_or_else(OAuthError::invalid_client)?;
+        match (&client.secret_hash, &self.secret) {
+            (None, None) => Ok(client),
+            (Some(hash), Some(secret)) if tokens::same(hash, &tokens::sha256_hex(secret)) => Ok(client),
+            _ => Err(OAuthError::invalid_client()),
+        }
+    }
+
+    /// Reads the client and proves it.
+    ///
+    /// # Errors
+    /// `invalid_client` (401) as [`Self::prove`]; the OAuth error of a database failure.
+    pub async fn authenticate(&self, db: &impl ConnectionTrait) -> std::result::Result<Client, OAuthError> {
+        self.prove(find(db, &self.client_id).await?)
     }
 }
 

@@ -287,6 +287,23 @@ pub async fn current(db: &impl ConnectionTrait, vault: &Vault, alg: &str) -> Res
     vault.signing_key(&current_row(db, vault, alg).await?)
 }
 
+/// The newest current key of `alg`, given the one a query read with what it signs for (the
+/// token endpoint reads it with the code); read again, and made, when that found none.
+///
+/// # Errors
+/// On a database failure or an unreadable stored key.
+pub async fn current_as_read(
+    db: &impl ConnectionTrait,
+    vault: &Vault,
+    alg: &str,
+    read: Option<&signing_keys::Model>,
+) -> Result<Arc<SigningKey>> {
+    match read.filter(|row| row.alg == alg && row.retired_at.is_none()) {
+        Some(row) => vault.signing_key(row),
+        None => current(db, vault, alg).await,
+    }
+}
+
 /// The current RSA key's id and PEM (for signing with other libraries: logout tokens).
 ///
 /// # Errors

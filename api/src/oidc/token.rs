@@ -3,19 +3,19 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use entity::{oauth_codes, oauth_tokens, sessions, users};
+use entity::{oauth_clients, oauth_codes, oauth_tokens, sessions, signing_keys, users};
 use openidconnect::{
     AccessToken, Audience, AuthorizationCode, IdToken, IdTokenClaims, IssuerUrl, Nonce, UserInfoClaims,
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Related, Select, Set};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::{
     ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims, claims,
-    clients::Client,
+    clients::{Client, Credentials},
     issuance::{Outcome, Spend, Write},
     keys::{self, SigningKey},
 };
@@ -106,25 +106,98 @@ async fn delete_grant(db: &impl ConnectionTrait, grant_id: Uuid) -> Result<(), O
     Ok(())
 }
 
-/// Exchanges a code or a refresh token.
+/// Exchanges a code or a refresh token, for the client the credentials prove.
 ///
 /// # Errors
-/// The OAuth errors of RFC 6749 section 5.2.
+/// `invalid_client` (401) when the credentials prove no client (checked before anything
+/// else); the OAuth errors of RFC 6749 section 5.2.
 #[tracing::instrument(skip_all)]
 pub async fn exchange(
     ctx: &Context,
-    client: &Client,
+    credentials: &Credentials,
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
     match form.grant_type.as_deref() {
-        Some("authorization_code") => by_code(ctx, client, form, caller).await,
-        Some("refresh_token") => by_refresh(ctx, client, form, caller).await,
-        Some(_) => Err(OAuthError::new(
-            "unsupported_grant_type",
-            "Only authorization_code and refresh_token are supported",
-        )),
-        None => Err(OAuthError::invalid_request("grant_type is required")),
+        Some("authorization_code") => by_code(ctx, credentials, form, caller).await,
+        Some("refresh_token") => by_refresh(ctx, credentials, form, caller).await,
+        Some(_) => Err(refuse(
+            ctx,
+            credentials,
+            OAuthError::new(
+                "unsupported_grant_type",
+                "Only authorization_code and refresh_token are supported",
+            ),
+        )
+        .await),
+        None => Err(refuse(
+            ctx,
+            credentials,
+            OAuthError::invalid_request("grant_type is required"),
+        )
+        .await),
+    }
+}
+
+/// What a request that is refused before its client was proved hears: `invalid_client` when
+/// the credentials prove no client (that comes first, whatever else is wrong), else `refusal`.
+async fn refuse(ctx: &Context, credentials: &Credentials, refusal: OAuthError) -> OAuthError {
+    match credentials.authenticate(&ctx.db).await {
+        Ok(_) => refusal,
+        Err(err) => err,
+    }
+}
+
+/// A code or refresh token as an exchange reads it, in one query: with the sign-in that
+/// approved it and its account, its client, and that client's newest current signing key.
+type Found<R> = (
+    R,
+    Option<sessions::Model>,
+    Option<users::Model>,
+    Option<oauth_clients::Model>,
+    Option<signing_keys::Model>,
+);
+
+/// Reads a code (`oauth_codes`) or refresh token (`oauth_tokens`) by its hash with the rows
+/// of [`Found`].
+async fn find<E>(ctx: &Context, select: Select<E>) -> Result<Option<Found<E::Model>>, OAuthError>
+where
+    E: EntityTrait + Related<sessions::Entity> + Related<oauth_clients::Entity>,
+{
+    Ok(select
+        .find_also_related(sessions::Entity)
+        .and_also_related(users::Entity)
+        .find_also(E::default(), oauth_clients::Entity)
+        .find_also(oauth_clients::Entity, signing_keys::Entity)
+        .order_by_desc(signing_keys::Column::CreatedAt)
+        .order_by_desc(signing_keys::Column::Kid)
+        .one(&ctx.db)
+        .await?)
+}
+
+/// The client an exchange's credentials proved, with its current signing key as the query
+/// that found the grant read it (`None`: none was found, or none exists yet).
+struct Proved {
+    client: Client,
+    key: Option<signing_keys::Model>,
+}
+
+/// The client the credentials prove, given the client of the code or refresh token that was
+/// read and its key. The client is checked before the grant, whatever the grant: credentials
+/// naming another client are proved against that client, read alone, and then refused as
+/// `spent` says.
+async fn prove_client(
+    ctx: &Context,
+    credentials: &Credentials,
+    (grant_client, key): (Option<oauth_clients::Model>, Option<signing_keys::Model>),
+    spent: &Spent<'_>,
+) -> Result<Proved, OAuthError> {
+    match grant_client {
+        Some(client) if client.client_id == credentials.client_id => Ok(Proved {
+            client: credentials.prove(Some(client.into()))?,
+            key,
+        }),
+        _ => Err(refuse(ctx, credentials, spent.invalid()).await),
     }
 }
 
@@ -145,29 +218,26 @@ async fn live_session(
 
 async fn by_code(
     ctx: &Context,
-    client: &Client,
+    credentials: &Credentials,
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
-    let code = form
-        .code
-        .filter(|c| !c.is_empty() && c.len() < 256)
-        .ok_or_else(|| OAuthError::invalid_request("code is required"))?;
+    let Some(code) = form.code.filter(|c| !c.is_empty() && c.len() < 256) else {
+        return Err(refuse(ctx, credentials, OAuthError::invalid_request("code is required")).await);
+    };
     let hash = tokens::sha256_hex(&code);
     let spent = Spent::Code(&hash);
     let invalid = || spent.invalid();
-    // The code with its session and account: one query, where a statement is a round trip.
-    let (row, session, user) = oauth_codes::Entity::find_by_id(hash.clone())
-        .find_also_related(sessions::Entity)
-        .and_also_related(users::Entity)
-        .one(&ctx.db)
-        .await?
-        .ok_or_else(invalid)?;
+    // One query, where a statement is a round trip.
+    let Some((row, session, user, grant_client, key)) =
+        find(ctx, oauth_codes::Entity::find_by_id(hash.clone())).await?
+    else {
+        return Err(refuse(ctx, credentials, invalid()).await);
+    };
+    let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
+    let client = &proved.client;
     // Everything is checked before the code is claimed: a request that is refused (another
     // client, a wrong verifier or redirect URI) does not burn it.
-    if row.client_id != client.client_id {
-        return Err(invalid());
-    }
     if row.used_at.is_some() {
         return Err(refuse_replay(ctx, client, &spent, row.grant_id, row.user_id, caller).await);
     }
@@ -194,32 +264,33 @@ async fn by_code(
         nonce: row.nonce,
     };
     // Single use: the first exchange claims it; a second one revokes what the first got.
-    issue(ctx, client, &grant, &user, Some(&code), &spent, caller).await
+    issue(ctx, &proved, &grant, &user, Some(&code), &spent, caller).await
 }
 
 async fn by_refresh(
     ctx: &Context,
-    client: &Client,
+    credentials: &Credentials,
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
-    let presented = form
-        .refresh_token
-        .filter(|t| !t.is_empty() && t.len() < 256)
-        .ok_or_else(|| OAuthError::invalid_request("refresh_token is required"))?;
+    let Some(presented) = form.refresh_token.filter(|t| !t.is_empty() && t.len() < 256) else {
+        return Err(refuse(
+            ctx,
+            credentials,
+            OAuthError::invalid_request("refresh_token is required"),
+        )
+        .await);
+    };
     let hash = tokens::sha256_hex(&presented);
     let spent = Spent::Refresh(&hash);
     let invalid = || spent.invalid();
-    let (row, session, user) = oauth_tokens::Entity::find_by_id(hash.clone())
-        .filter(oauth_tokens::Column::Kind.eq("refresh"))
-        .find_also_related(sessions::Entity)
-        .and_also_related(users::Entity)
-        .one(&ctx.db)
-        .await?
-        .ok_or_else(invalid)?;
-    if row.client_id != client.client_id {
-        return Err(invalid());
-    }
+    let select =
+        oauth_tokens::Entity::find_by_id(hash.clone()).filter(oauth_tokens::Column::Kind.eq("refresh"));
+    let Some((row, session, user, grant_client, key)) = find(ctx, select).await? else {
+        return Err(refuse(ctx, credentials, invalid()).await);
+    };
+    let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
+    let client = &proved.client;
     // Rotation: each refresh token works once; a second use means it was stolen (or the
     // client is broken), and the whole grant is revoked.
     if row.used_at.is_some() {
@@ -253,7 +324,7 @@ async fn by_refresh(
         nonce: None,
     };
     // Claimed last, once every check has passed.
-    issue(ctx, client, &grant, &user, None, &spent, caller).await
+    issue(ctx, &proved, &grant, &user, None, &spent, caller).await
 }
 
 fn new_token() -> String {
@@ -330,7 +401,7 @@ fn token_row(
 /// held while it runs.
 async fn issue(
     ctx: &Context,
-    client: &Client,
+    proved: &Proved,
     grant: &Grant,
     user: &users::Model,
     code: Option<&str>,
@@ -340,7 +411,8 @@ async fn issue(
     let now = Utc::now();
     let access = new_token();
     let refresh = new_token();
-    let id_token = id_token(ctx, client, grant, user, &access, code).await?;
+    let client = &proved.client;
+    let id_token = id_token(ctx, proved, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
     let write = Write {
         spend: match spent {
@@ -372,7 +444,7 @@ fn issuer(ctx: &Context) -> Result<IssuerUrl, OAuthError> {
 
 async fn id_token(
     ctx: &Context,
-    client: &Client,
+    Proved { client, key }: &Proved,
     grant: &Grant,
     user: &users::Model,
     access: &str,
@@ -390,7 +462,7 @@ async fn id_token(
     )
     .set_auth_time(Some(grant.auth_time))
     .set_nonce(grant.nonce.clone().map(Nonce::new));
-    let key = keys::current(&ctx.db, &ctx.vault, client.id_token_alg.as_str()).await?;
+    let key = keys::current_as_read(&ctx.db, &ctx.vault, client.id_token_alg.as_str(), key.as_ref()).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
     let token = match key.as_ref() {

@@ -911,6 +911,48 @@ sso_test! {
 }
 
 sso_test! {
+    async fn the_client_is_proved_before_the_grant_whatever_the_grant(app) {
+        let rp = Rp::platform(&app).await;
+        let other = Rp::register(&app, NewClient { name: "Campus".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], first_party: true, ..NewClient::default() }).await;
+        let browser = signed_in_browser(&app, "proved@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let exchange = [("grant_type", "authorization_code"), ("code", code.as_str()), ("redirect_uri", REDIRECT), ("code_verifier", verifier.secret().as_str())];
+        let token = |client_id: &str, secret: &str, form: &[(&str, &str)]| {
+            app.client.post(app.url("/oauth2/token")).basic_auth(client_id, Some(secret)).form(form).send()
+        };
+        let refused = |response: reqwest::Response| async move { json_of(response, StatusCode::UNAUTHORIZED).await["error"].clone() };
+        // The code's own client with a wrong secret, in the header or in the form.
+        assert_eq!(refused(token(&rp.client_id, "wrong", &exchange).await.unwrap()).await, "invalid_client");
+        let in_form: Vec<(&str, &str)> = exchange.iter().copied().chain([("client_id", rp.client_id.as_str()), ("client_secret", "wrong")]).collect();
+        let response = app.client.post(app.url("/oauth2/token")).form(&in_form).send().await.unwrap();
+        assert_eq!(refused(response).await, "invalid_client");
+        // Another client: a wrong secret is refused as such; its right one learns only that
+        // the grant is not valid.
+        let other_secret = other.secret.clone().unwrap();
+        assert_eq!(refused(token(&other.client_id, "wrong", &exchange).await.unwrap()).await, "invalid_client");
+        let response = token(&other.client_id, &other_secret, &exchange).await.unwrap();
+        assert_eq!(json_of(response, StatusCode::BAD_REQUEST).await["error"], "invalid_grant");
+        // Whatever else is wrong with the request, a wrong secret is what it hears first.
+        for form in [&[("grant_type", "authorization_code")][..], &[("grant_type", "password")], &[("code", code.as_str())], &[("grant_type", "refresh_token")]] {
+            assert_eq!(refused(token(&rp.client_id, "wrong", form).await.unwrap()).await, "invalid_client", "{form:?}");
+        }
+        // None of it burned the code, nor counted as a replay.
+        let tokens = rp.exchange(&code, verifier).await.expect("the code still works");
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'authorization_code_replayed'").await, 0);
+
+        let refresh = tokens.refresh_token().unwrap().secret().clone();
+        let rotate = [("grant_type", "refresh_token"), ("refresh_token", refresh.as_str())];
+        assert_eq!(refused(token(&rp.client_id, "wrong", &rotate).await.unwrap()).await, "invalid_client");
+        assert_eq!(refused(token(&other.client_id, "wrong", &rotate).await.unwrap()).await, "invalid_client");
+        let response = token(&other.client_id, &other_secret, &rotate).await.unwrap();
+        assert_eq!(json_of(response, StatusCode::BAD_REQUEST).await["error"], "invalid_grant");
+        let response = token(&rp.client_id, rp.secret.as_deref().unwrap(), &rotate).await.unwrap();
+        assert!(json_of(response, StatusCode::OK).await["id_token"].is_string(), "the refresh token still works");
+    }
+}
+
+sso_test! {
     async fn a_code_whose_sign_in_was_signed_out_gets_no_tokens(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "gone@example.com").await;
