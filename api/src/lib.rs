@@ -13,6 +13,8 @@ pub mod admin;
 pub mod app;
 /// The audit log of authentication events.
 pub mod audit;
+/// One statement for many callers: padded chunks, and the queue a task drains.
+pub mod batch;
 /// The command line: serve, migrate, export-schema, create-admin.
 pub mod cli;
 /// Who is calling: address, user agent, device cookie (read from requests in `http::caller`).
@@ -59,3 +61,5 @@ pub mod rest;
 pub mod state;
 /// Structured logs.
 pub mod telemetry;
+#[cfg(test)]
+mod test_support;

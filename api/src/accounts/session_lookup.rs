@@ -17,13 +17,15 @@ use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use tokio::sync::watch;
 use uuid::Uuid;
 
-use crate::error::{Error, Result};
+use crate::{
+    batch::{Drain, padded_chunks},
+    error::{Error, Result},
+};
 
 /// How many ids a query asks for: a batch is padded up to the next of these (repeating an
 /// id), so the database sees five statements, each prepared once per connection, instead of
 /// one per batch size (a prepared statement per size and connection held 30 MiB under load).
 const QUERY_SIZES: [usize; 5] = [1, 4, 16, 64, 256];
-const MAX_IDS_PER_QUERY: usize = QUERY_SIZES[QUERY_SIZES.len() - 1];
 
 /// A session and the account it belongs to, as one read found them.
 pub type SessionRow = (sessions::Model, users::Model);
@@ -118,22 +120,23 @@ impl SessionLookup {
 
     /// Reads batch after batch until a read ends with nobody waiting.
     async fn read_until_idle(self: Arc<Self>) {
-        // Should this task die (a panic), the next lookup starts a new reader and lookups
-        // already queued are not left waiting forever: their sender is dropped.
-        let mut abnormal_end = StopReading {
-            queue: &self.queue,
-            armed: true,
-        };
+        // Should this task die (a panic), the next lookup starts a new reader, and lookups
+        // already queued are answered (503) instead of left waiting: their sender is dropped.
+        let mut drain = Drain::new(&self.queue, |queue: &mut Queue| {
+            queue.reading = false;
+            queue.next = None;
+        });
         loop {
             let batch = {
-                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut queue = drain.lock();
                 match queue.next.take() {
                     Some(batch) => batch,
                     None => {
                         // In the same critical section as finding the queue empty: a lookup
                         // arriving next sees no reader and starts one.
                         queue.reading = false;
-                        abnormal_end.armed = false;
+                        drop(queue);
+                        drain.done();
                         return;
                     }
                 }
@@ -152,16 +155,7 @@ impl SessionLookup {
         ids.sort_unstable();
         ids.dedup();
         let mut rows = HashMap::with_capacity(ids.len());
-        for chunk in ids.chunks(MAX_IDS_PER_QUERY) {
-            let size = QUERY_SIZES
-                .into_iter()
-                .find(|&size| size >= chunk.len())
-                .unwrap_or(MAX_IDS_PER_QUERY);
-            let padded = chunk
-                .iter()
-                .copied()
-                .chain(std::iter::repeat(chunk[0]))
-                .take(size);
+        for padded in padded_chunks(&ids, &QUERY_SIZES) {
             let found = sessions::Entity::find()
                 .filter(sessions::Column::Id.is_in(padded))
                 .find_also_related(users::Entity)
@@ -184,64 +178,18 @@ impl SessionLookup {
     }
 }
 
-/// Marks the reader as stopped when the reading task dies instead of returning.
-struct StopReading<'a> {
-    queue: &'a Mutex<Queue>,
-    armed: bool,
-}
-
-impl Drop for StopReading<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-            queue.reading = false;
-            // Dropping the queued batch answers its lookups (503) instead of leaving them to
-            // wait for a reader that is gone.
-            queue.next = None;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use chrono::{Duration, Utc};
-    use sea_orm::{ActiveModelTrait, Set};
-
     use super::*;
-    use crate::accounts::{
-        fields::{Email, Role},
-        new_account,
-    };
+    use crate::test_support::{account, database, session};
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn each_lookup_gets_its_own_session_however_many_share_a_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = crate::db::connect(&format!("sqlite://{}/lookup.db?mode=rwc", dir.path().display()))
-            .await
-            .unwrap();
-        crate::db::migrate(&db).await.unwrap();
-        let email = Email::parse(Some("many@example.com")).unwrap();
-        let user = new_account("Many".to_owned(), &email, Role::Career, true)
-            .insert(&db)
-            .await
-            .unwrap();
+        let (_dir, db) = database().await;
+        let user = account(&db, "many@example.com").await;
         let mut stored = Vec::new();
         for _ in 0..300 {
-            let now = Utc::now();
-            let session = sessions::ActiveModel {
-                id: Set(Uuid::new_v4()),
-                user_id: Set(user.id),
-                user_agent: Set(None),
-                ip: Set(None),
-                created_at: Set(now),
-                expires_at: Set(now + Duration::days(1)),
-                last_seen_at: Set(Some(now)),
-                authenticated_at: Set(Some(now)),
-            }
-            .insert(&db)
-            .await
-            .unwrap();
-            stored.push(session.id);
+            stored.push(session(&db, &user).await.id);
         }
         let lookup = Arc::new(SessionLookup::new(db));
         // More lookups at once than one query asks for, known and unknown, some twice.

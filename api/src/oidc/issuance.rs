@@ -23,6 +23,7 @@ use sea_orm::{
 use tokio::sync::oneshot;
 
 use super::OAuthError;
+use crate::batch::{Drain, padded_chunks};
 
 /// At most this many exchanges share one write; more wait for the next.
 const MAX_WRITES: usize = 64;
@@ -116,18 +117,19 @@ impl Issuance {
     async fn write_until_idle(self: Arc<Self>) {
         // Should this task die (a panic), the next exchange starts a new writer, and those
         // already queued are answered instead of left waiting: their senders are dropped.
-        let mut abnormal_end = StopWriting {
-            queue: &self.queue,
-            armed: true,
-        };
+        let mut drain = Drain::new(&self.queue, |queue: &mut Queue| {
+            queue.writing = false;
+            queue.next.clear();
+        });
         loop {
             let group: Vec<Waiting> = {
-                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut queue = drain.lock();
                 if queue.next.is_empty() {
                     // In the same critical section as finding the queue empty: an exchange
                     // arriving next sees no writer and starts one.
                     queue.writing = false;
-                    abnormal_end.armed = false;
+                    drop(queue);
+                    drain.done();
                     return;
                 }
                 let take = queue.next.len().min(MAX_WRITES);
@@ -265,16 +267,7 @@ async fn spend<E: EntityTrait>(
     now: DateTime<Utc>,
 ) -> Result<HashSet<String>, DbErr> {
     let mut spent = HashSet::with_capacity(hashes.len());
-    for chunk in hashes.chunks(SPEND_SIZES[SPEND_SIZES.len() - 1]) {
-        let size = SPEND_SIZES
-            .into_iter()
-            .find(|&size| size >= chunk.len())
-            .unwrap_or(chunk.len());
-        let padded = chunk
-            .iter()
-            .copied()
-            .chain(std::iter::repeat(chunk[0]))
-            .take(size);
+    for padded in padded_chunks(hashes, &SPEND_SIZES) {
         let mut update = E::update_many()
             .col_expr(used_at, Expr::value(Some(now)))
             .filter(hash.is_in(padded))
@@ -288,24 +281,6 @@ async fn spend<E: EntityTrait>(
     Ok(spent)
 }
 
-/// Marks the writer as stopped when the writing task dies instead of returning.
-struct StopWriting<'a> {
-    queue: &'a Mutex<Queue>,
-    armed: bool,
-}
-
-impl Drop for StopWriting<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-            queue.writing = false;
-            // Dropping the queued writes answers their exchanges instead of leaving them to
-            // wait for a writer that is gone.
-            queue.next.clear();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use chrono::Duration;
@@ -314,10 +289,7 @@ mod tests {
     use uuid::Uuid;
 
     use super::*;
-    use crate::accounts::{
-        fields::{Email, Role},
-        new_account,
-    };
+    use crate::test_support::{account, database, session};
 
     struct Fixture {
         db: DatabaseConnection,
@@ -328,30 +300,10 @@ mod tests {
     }
 
     async fn fixture() -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
-        let db = crate::db::connect(&format!("sqlite://{}/issuance.db?mode=rwc", dir.path().display()))
-            .await
-            .unwrap();
-        crate::db::migrate(&db).await.unwrap();
-        let email = Email::parse(Some("grouped@example.com")).unwrap();
-        let user = new_account("Grouped".to_owned(), &email, Role::Career, true)
-            .insert(&db)
-            .await
-            .unwrap();
+        let (dir, db) = database().await;
+        let user = account(&db, "grouped@example.com").await;
+        let session = session(&db, &user).await;
         let now = Utc::now();
-        let session = sessions::ActiveModel {
-            id: Set(Uuid::new_v4()),
-            user_id: Set(user.id),
-            user_agent: Set(None),
-            ip: Set(None),
-            created_at: Set(now),
-            expires_at: Set(now + Duration::days(1)),
-            last_seen_at: Set(Some(now)),
-            authenticated_at: Set(Some(now)),
-        }
-        .insert(&db)
-        .await
-        .unwrap();
         let client = oauth_clients::ActiveModel {
             client_id: Set("grouped-client".to_owned()),
             name: Set("Grouped".to_owned()),
