@@ -4,7 +4,6 @@ use std::{io::Read, path::PathBuf};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use sea_orm::TransactionTrait;
 
 use crate::{
     accounts::{
@@ -296,7 +295,7 @@ async fn disable_two_factor(config: &Config, email: &str, reason: &str) -> anyho
         "Two-factor sign-in is not on for {}",
         email.as_str()
     );
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(&db).await?;
     crate::accounts::two_factor::turn_off(&txn, &user)
         .await
         .map_err(fail)?;

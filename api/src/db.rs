@@ -4,7 +4,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use migration::{Migrator, MigratorTrait};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DbErr, SqliteTransactionMode, TransactionOptions,
+    TransactionTrait,
+};
 
 /// Opens the pool. SQLite runs in WAL mode with foreign keys on and waits up to 10 s for
 /// another connection's write, so the embedded default survives concurrent writers and a
@@ -44,6 +47,22 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     Database::connect(options)
         .await
         .context("could not connect to the database")
+}
+
+/// Begins a transaction that writes. On SQLite it is `BEGIN IMMEDIATE`, which takes the write
+/// lock at once (waiting for it as any write does): a transaction begun plainly reads from a
+/// snapshot, and when it then comes to write after another connection has committed, SQLite
+/// refuses it outright (`SQLITE_BUSY_SNAPSHOT`, which no waiting cures): a 500 for the
+/// request. On PostgreSQL it is a plain `BEGIN`.
+///
+/// # Errors
+/// When the database cannot be reached, or the lock was not free within the busy wait.
+pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, DbErr> {
+    db.begin_with_options(TransactionOptions {
+        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+        ..TransactionOptions::default()
+    })
+    .await
 }
 
 /// Brings the schema up to date.
@@ -200,6 +219,38 @@ mod tests {
         let mut second = pool.acquire().await.unwrap();
         assert!(plans_are_stable(&mut first).await);
         assert!(plans_are_stable(&mut second).await);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_transaction_that_reads_then_writes_is_not_refused_for_a_write_in_between() {
+        use sea_orm::ConnectionTrait;
+        let dir = tempfile::tempdir().unwrap();
+        let db = connect(&format!("sqlite://{}/snapshot.db?mode=rwc", dir.path().display()))
+            .await
+            .unwrap();
+        db.execute_unprepared("CREATE TABLE t (n INTEGER)").await.unwrap();
+        let txn = begin_write(&db).await.unwrap();
+        txn.execute_unprepared("SELECT COUNT(*) FROM t").await.unwrap();
+        // Another connection writes meanwhile: it waits for this transaction (with a plain
+        // BEGIN it would commit at once, and this transaction's write below be refused).
+        let mut other = tokio::spawn({
+            let db = db.clone();
+            async move {
+                db.execute_unprepared("INSERT INTO t VALUES (1)")
+                    .await
+                    .map(|_| ())
+            }
+        });
+        let waited = tokio::time::timeout(Duration::from_millis(200), &mut other).await;
+        assert!(waited.is_err(), "the other write went ahead: {waited:?}");
+        txn.execute_unprepared("INSERT INTO t VALUES (2)")
+            .await
+            .expect("this transaction's write");
+        txn.commit().await.unwrap();
+        other
+            .await
+            .unwrap()
+            .expect("the other write, once the lock was free");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

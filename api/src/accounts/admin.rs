@@ -3,7 +3,7 @@
 
 use chrono::Utc;
 use entity::users;
-use sea_orm::{ActiveModelTrait, DatabaseConnection, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, DatabaseConnection, Set};
 
 use super::{
     fields::{Email, Name, Role},
@@ -39,7 +39,7 @@ pub async fn make_admin(
     by: &ClientInfo,
     how: &str,
 ) -> Result<MadeAdmin> {
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let made = if let Some(existing) = find_by_email(&txn, email).await? {
         let mut user: users::ActiveModel = existing.into();
         user.role = Set(users::Role::Admin);

@@ -1,7 +1,7 @@
 //! Account deletion: by the person themself or by an admin.
 
 use entity::users;
-use sea_orm::{EntityTrait, TransactionTrait};
+use sea_orm::EntityTrait;
 use uuid::Uuid;
 
 use super::sessions::Viewer;
@@ -31,7 +31,7 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     crate::oidc::backchannel::sessions_ending(&ctx.db, crate::oidc::backchannel::user_sessions(id, None))
         .await?;
     // An organization it alone owns passes to its longest-standing admin or member.
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     crate::organizations::members::hand_over(&txn, id).await?;
     let deleted = users::Entity::delete_by_id(id).exec(&txn).await?;
     txn.commit().await?;

@@ -7,7 +7,7 @@ use entity::{
     users::{self, AccountStatus},
 };
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set,
     sea_query::{Expr, ExprTrait},
 };
 use uuid::Uuid;
@@ -116,7 +116,7 @@ pub async fn send(ctx: &Context, form: SendCodeForm, client: &ClientInfo) -> Res
         CODE_TTL.num_minutes(),
     )
     .secret_until(now + CODE_TTL);
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     if let Some(user) = waiting {
         email_codes::Entity::delete_many()
             .filter(email_codes::Column::UserId.eq(user.id))
@@ -203,7 +203,7 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
         return Err(invalid());
     }
 
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let consumed = email_codes::Entity::delete_by_id(code.id).exec(&txn).await?;
     if consumed.rows_affected == 0 {
         // Another request used this code a moment ago.

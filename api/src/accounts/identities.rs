@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 use entity::{identities, passkeys, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    Set, TransactionTrait, sea_query::Expr,
+    Set, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -137,7 +137,7 @@ async fn join(
     client: &ClientInfo,
 ) -> Result<users::Model> {
     let was_verified = user.email_verified;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     if !was_verified {
         let ended = sessions::end_all(&txn, user.id, None).await?;
         if ended > 0 {
@@ -218,7 +218,7 @@ pub async fn create_account(
     name: String,
     role: super::fields::Role,
 ) -> Result<Option<users::Model>> {
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let user = match super::new_account(name, email, role, who.email_vouched)
         .insert(&txn)
         .await
@@ -319,7 +319,7 @@ pub async fn disconnect(
     let provider =
         Provider::parse(provider).ok_or_else(|| Error::NotFound("Provider not found".to_owned()))?;
     let user_id = viewer.user.id;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     users::Entity::update_many()
         .col_expr(users::Column::Id, Expr::col(users::Column::Id))
         .filter(users::Column::Id.eq(user_id))

@@ -4,9 +4,7 @@
 
 use chrono::{Duration, Utc};
 use entity::sign_in_links;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait, sea_query::Expr,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_query::Expr};
 use uuid::Uuid;
 
 use super::{
@@ -45,7 +43,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     match account {
         Some(user) => {
             let message = mail::sign_in_link(
@@ -106,7 +104,7 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         .ok_or(Error::SignInLinkInvalid)?;
     super::ensure_can_sign_in(&user)?;
 
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let used = sign_in_links::Entity::update_many()
         .col_expr(sign_in_links::Column::UsedAt, Expr::value(Some(now)))
         .filter(sign_in_links::Column::Id.eq(link.id))

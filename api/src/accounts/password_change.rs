@@ -3,7 +3,7 @@
 
 use chrono::Utc;
 use entity::users;
-use sea_orm::{ActiveModelTrait, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, Set};
 
 use super::{
     fields::{Email, Password},
@@ -89,7 +89,7 @@ pub async fn change(
     }
     let hash = ctx.passwords.hash(&password).await?;
 
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let mut user: users::ActiveModel = viewer.user.clone().into();
     user.password_hash = Set(Some(hash));
     user.updated_at = Set(Utc::now());

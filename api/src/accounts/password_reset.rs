@@ -6,8 +6,7 @@ use entity::{
     users::{self, AccountStatus},
 };
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait,
-    sea_query::Expr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -54,7 +53,7 @@ pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Res
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     match account {
         Some(user) => {
             let link = format!("{main}/reset-password/{token}");
@@ -157,7 +156,7 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
         .ok_or_else(invalid)?;
     let password_hash = ctx.passwords.hash(&password).await?;
 
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let used = password_reset_tokens::Entity::update_many()
         .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(now)))
         .filter(password_reset_tokens::Column::Id.eq(row.id))

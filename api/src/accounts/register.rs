@@ -1,7 +1,7 @@
 //! `register`: a new account, pending until its email is verified.
 
 use entity::users;
-use sea_orm::{ActiveModelTrait, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, Set};
 
 use super::fields::{CountryCode, Email, Name, Password, Phone, Role};
 use crate::{
@@ -57,7 +57,7 @@ pub async fn register(ctx: &Context, form: RegisterForm, client: &ClientInfo) ->
     user.phone = Set(phone.into_inner());
     user.password_hash = Set(Some(password_hash));
     // The account and its audit record commit together: a crash leaves both or neither.
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     match user.insert(&txn).await {
         Ok(user) => {
             Event::new(Kind::Registered, Some(user.id), client)

@@ -11,7 +11,7 @@ use chrono::Utc;
 use entity::{audit_events, identities, organization_members, passkeys, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, TransactionTrait,
+    QuerySelect, Set,
 };
 use uuid::Uuid;
 
@@ -292,7 +292,7 @@ pub async fn suspend(
     if user.id == viewer.user.id {
         return Err(Error::Forbidden(NOT_YOURSELF_SUSPEND.to_owned()));
     }
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let user_id = user.id;
     let mut row: users::ActiveModel = user.into();
     row.status = Set(users::AccountStatus::Suspended);
@@ -394,7 +394,7 @@ pub async fn set_role(
         return listed(ctx, user).await;
     }
     let from = user.role.as_str();
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let mut row: users::ActiveModel = user.into();
     row.role = Set(role);
     row.updated_at = Set(Utc::now());

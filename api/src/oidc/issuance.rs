@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 use entity::{oauth_codes, oauth_tokens};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, IdenStatic, QueryFilter,
-    QueryTrait, TransactionTrait, sea_query::Expr,
+    QueryTrait, sea_query::Expr,
 };
 use tokio::sync::oneshot;
 
@@ -171,7 +171,7 @@ impl Issuance {
     /// spent it, in one transaction.
     async fn commit(&self, writes: &[Write]) -> Result<Vec<Outcome>, Failed> {
         let now = Utc::now();
-        let txn = self.db.begin().await.map_err(Failed::Spending)?;
+        let txn = crate::db::begin_write(&self.db).await.map_err(Failed::Spending)?;
         let hashes = |code: bool| -> Vec<&str> {
             writes
                 .iter()

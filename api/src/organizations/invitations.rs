@@ -12,7 +12,7 @@ use entity::{
 };
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
-    TransactionTrait, sea_query::Expr,
+    sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -128,7 +128,7 @@ pub async fn invite(
 
     let now = Utc::now().trunc_subsecs(6);
     let org = &access.org;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         // Seats and the day's count are read and written under the organization's lock: two
         // calls at once cannot both pass the limit.
@@ -281,7 +281,7 @@ pub async fn revoke(
     access.require_manager()?;
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let invitation_id = Uuid::parse_str(invitation_id).map_err(|_| not_found())?;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         let revoked = organization_invitations::Entity::update_many()
             .col_expr(
@@ -344,7 +344,7 @@ pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &Client
         return Err(Error::EmailNotVerified);
     }
     let now = Utc::now().trunc_subsecs(6);
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         let used = organization_invitations::Entity::update_many()
             .col_expr(

@@ -10,7 +10,7 @@ use entity::{
 };
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait, sea_query::OnConflict,
+    QueryOrder, QuerySelect, Set, sea_query::OnConflict,
 };
 use uuid::Uuid;
 
@@ -166,7 +166,7 @@ pub async fn change_role(
     let access = access(&ctx.db, viewer, id).await?;
     access.require_manager()?;
     let user_id = Uuid::parse_str(user_id).map_err(|_| member_not_found())?;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         lock(&txn, access.org.id).await?;
         let (member, user) = find(&txn, access.org.id, user_id).await?;
@@ -210,7 +210,7 @@ pub async fn remove(
     if !leaving {
         access.require_manager()?;
     }
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         lock(&txn, access.org.id).await?;
         let (member, user) = find(&txn, access.org.id, user_id).await?;

@@ -20,7 +20,7 @@ use rand::{Rng, rngs::OsRng};
 use regex::Regex;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait, sea_query::Expr,
+    QueryOrder, QuerySelect, Set, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -263,7 +263,7 @@ async fn insert(
     client: &ClientInfo,
 ) -> Result<View> {
     let now = Utc::now().trunc_subsecs(6);
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let org = organizations::ActiveModel {
         id: Set(Uuid::new_v4()),
         name: Set(name.to_owned()),
@@ -337,7 +337,7 @@ pub async fn update(
     }
     errors.into_result()?;
     row.updated_at = Set(Utc::now().trunc_subsecs(6));
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let org = row.update(&txn).await.map_err(|err| {
         if is_unique_violation(&err, "organizations_slug_key", "organizations.slug") {
             Error::Conflict(SLUG_TAKEN.to_owned())
@@ -362,7 +362,7 @@ pub async fn update(
 pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let access = access(&ctx.db, viewer, id).await?;
     access.require_owner()?;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     organizations::Entity::delete_by_id(access.org.id)
         .exec(&txn)
         .await?;

@@ -4,7 +4,7 @@
 use chrono::Utc;
 use entity::users;
 use rand::{RngCore, rngs::OsRng};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, TransactionTrait, sea_query::Expr};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 use totp_rs::Secret;
 
 use super::super::{
@@ -103,7 +103,7 @@ pub async fn confirm(
     };
 
     let codes: Vec<String> = (0..RECOVERY_CODES).map(|_| new_recovery_code()).collect();
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     let switched = users::Entity::update_many()
         .col_expr(users::Column::TwoFactorEnabled, Expr::value(true))
         .col_expr(users::Column::TotpLastStep, Expr::value(Some(step)))
@@ -173,7 +173,7 @@ pub async fn disable(ctx: &Context, viewer: &Viewer, form: DisableForm, client: 
     }
     let cap = AccountCap::new(ctx, user.id);
     let taken = cap.take(ctx, user, client).await?;
-    let txn = ctx.db.begin().await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
     if redeem(ctx, &txn, user, code).await?.is_none() {
         drop(txn);
         Event::new(Kind::SignInFailed, Some(user.id), client)

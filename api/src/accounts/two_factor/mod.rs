@@ -18,9 +18,7 @@ mod recovery;
 
 use chrono::{Duration, Utc};
 use entity::{recovery_codes, two_factor_challenges, users};
-use sea_orm::{
-    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, TransactionTrait, sea_query::Expr,
-};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, sea_query::Expr};
 use totp_rs::{Builder, Secret, Totp};
 use uuid::Uuid;
 
@@ -236,7 +234,7 @@ impl AccountCap {
             taken.failures,
             &link,
         );
-        let txn = ctx.db.begin().await?;
+        let txn = crate::db::begin_write(&ctx.db).await?;
         mail::enqueue(&txn, notice.about(user.id)).await?;
         Event::new(Kind::TwoFactorLocked, Some(user.id), client)
             .detail(format!("{} wrong codes", taken.failures))
