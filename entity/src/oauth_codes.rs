@@ -24,7 +24,8 @@ pub struct Model {
     pub used_at: Option<DateTimeUtc>,
 }
 
-/// The session that approved the code: the token endpoint reads both in one query.
+/// The session that approved the code and the client it was issued to: the token endpoint
+/// reads them with the code, in one query.
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
 pub enum Relation {
     #[sea_orm(

@@ -23,7 +23,10 @@ use sea_orm::{
 use tokio::sync::oneshot;
 
 use super::OAuthError;
-use crate::batch::{Drain, padded_chunks};
+use crate::{
+    audit::Kind,
+    batch::{Drain, padded_chunks},
+};
 
 /// At most this many exchanges share one write; more wait for the next.
 const MAX_WRITES: usize = 64;
@@ -36,11 +39,29 @@ const SPEND_SIZES: [usize; 4] = [1, 4, 16, 64];
 /// powers of two up to this, so each connection prepares six inserts, not one per size.
 const MAX_STORED_PER_INSERT: usize = 32;
 
-/// What an exchange spends, by its hash.
+/// What an exchange spends, by its hash: a code or a refresh token.
 #[derive(Debug, Clone)]
 pub enum Spend {
     Code(String),
     Refresh(String),
+}
+
+impl Spend {
+    /// The refusal for one that is unknown, expired, another client's or already used.
+    pub fn invalid(&self) -> OAuthError {
+        OAuthError::invalid_grant(match self {
+            Self::Code(_) => "The authorization code is invalid, expired or already used",
+            Self::Refresh(_) => "The refresh token is invalid, expired or revoked",
+        })
+    }
+
+    /// What presenting it a second time is recorded as.
+    pub fn replay(&self) -> Kind {
+        match self {
+            Self::Code(_) => Kind::AuthorizationCodeReplayed,
+            Self::Refresh(_) => Kind::RefreshTokenReused,
+        }
+    }
 }
 
 /// Whether an exchange's write took place.
@@ -105,12 +126,9 @@ impl Issuance {
             tokio::spawn(Arc::clone(self).write_until_idle());
         }
         // The sender goes away unanswered only if the writer died: nothing was committed.
-        outcome.await.unwrap_or_else(|_| {
-            Err(OAuthError::new(
-                "temporarily_unavailable",
-                "The service is busy; try again shortly",
-            ))
-        })
+        outcome
+            .await
+            .unwrap_or_else(|_| Err(crate::error::Error::Unavailable.into()))
     }
 
     /// Writes group after group until one ends with nobody waiting.

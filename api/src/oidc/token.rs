@@ -190,7 +190,7 @@ async fn prove_client(
     ctx: &Context,
     credentials: &Credentials,
     (grant_client, key): (Option<oauth_clients::Model>, Option<signing_keys::Model>),
-    spent: &Spent<'_>,
+    spent: &Spend,
 ) -> Result<Proved, OAuthError> {
     match grant_client {
         Some(client) if client.client_id == credentials.client_id => Ok(Proved {
@@ -226,12 +226,11 @@ async fn by_code(
         return Err(refuse(ctx, credentials, OAuthError::invalid_request("code is required")).await);
     };
     let hash = tokens::sha256_hex(&code);
-    let spent = Spent::Code(&hash);
-    let invalid = || spent.invalid();
     // One query, where a statement is a round trip.
-    let Some((row, session, user, grant_client, key)) =
-        find(ctx, oauth_codes::Entity::find_by_id(hash.clone())).await?
-    else {
+    let found = find(ctx, oauth_codes::Entity::find_by_id(hash.clone())).await?;
+    let spent = Spend::Code(hash);
+    let invalid = || spent.invalid();
+    let Some((row, session, user, grant_client, key)) = found else {
         return Err(refuse(ctx, credentials, invalid()).await);
     };
     let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
@@ -282,11 +281,12 @@ async fn by_refresh(
         .await);
     };
     let hash = tokens::sha256_hex(&presented);
-    let spent = Spent::Refresh(&hash);
-    let invalid = || spent.invalid();
     let select =
         oauth_tokens::Entity::find_by_id(hash.clone()).filter(oauth_tokens::Column::Kind.eq("refresh"));
-    let Some((row, session, user, grant_client, key)) = find(ctx, select).await? else {
+    let found = find(ctx, select).await?;
+    let spent = Spend::Refresh(hash);
+    let invalid = || spent.invalid();
+    let Some((row, session, user, grant_client, key)) = found else {
         return Err(refuse(ctx, credentials, invalid()).await);
     };
     let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
@@ -331,36 +331,12 @@ fn new_token() -> String {
     tokens::random_token()
 }
 
-/// What an exchange spends: a code or a refresh token, by its hash.
-enum Spent<'a> {
-    Code(&'a str),
-    Refresh(&'a str),
-}
-
-impl Spent<'_> {
-    /// The refusal for one that is unknown, expired, another client's or already used.
-    fn invalid(&self) -> OAuthError {
-        OAuthError::invalid_grant(match self {
-            Self::Code(_) => "The authorization code is invalid, expired or already used",
-            Self::Refresh(_) => "The refresh token is invalid, expired or revoked",
-        })
-    }
-
-    /// What presenting it a second time is recorded as.
-    fn replay(&self) -> Kind {
-        match self {
-            Self::Code(_) => Kind::AuthorizationCodeReplayed,
-            Self::Refresh(_) => Kind::RefreshTokenReused,
-        }
-    }
-}
-
 /// A code or refresh token presented after it was spent (stolen, or a broken client): the
 /// whole grant is revoked, and the answer is the refusal an unknown one gets.
 async fn refuse_replay(
     ctx: &Context,
     client: &Client,
-    spent: &Spent<'_>,
+    spent: &Spend,
     grant_id: Uuid,
     user_id: Uuid,
     caller: &ClientInfo,
@@ -405,7 +381,7 @@ async fn issue(
     grant: &Grant,
     user: &users::Model,
     code: Option<&str>,
-    spent: &Spent<'_>,
+    spent: &Spend,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
     let now = Utc::now();
@@ -415,10 +391,7 @@ async fn issue(
     let id_token = id_token(ctx, proved, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
     let write = Write {
-        spend: match spent {
-            Spent::Code(hash) => Spend::Code((*hash).to_owned()),
-            Spent::Refresh(hash) => Spend::Refresh((*hash).to_owned()),
-        },
+        spend: spent.clone(),
         tokens: [
             ("access", access.as_str(), (now + ACCESS_TTL).min(ends)),
             ("refresh", refresh.as_str(), (now + REFRESH_TTL).min(ends)),
