@@ -13,14 +13,12 @@ use std::{
 };
 
 use axum::{
-    extract::{ConnectInfo, FromRequestParts, Request, State},
+    extract::{ConnectInfo, FromRequestParts, Request},
     http::{HeaderMap, header, request::Parts},
-    middleware::Next,
-    response::Response,
 };
 use ipnet::IpNet;
 
-use crate::{client::ClientInfo, state::AppState};
+use crate::client::ClientInfo;
 
 /// Longest user agent kept; browsers send a few hundred characters.
 const MAX_USER_AGENT: usize = 255;
@@ -75,14 +73,13 @@ fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAdd
 }
 
 /// Works out the client once per request, for the extractors and the per-address limit.
-pub async fn resolve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+pub fn resolve(request: &mut Request, trusted: &[IpNet]) {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|info| info.0);
-    let client = client_info(peer, request.headers(), &state.config.trusted_proxies);
+    let client = client_info(peer, request.headers(), trusted);
     request.extensions_mut().insert(client);
-    next.run(request).await
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientInfo {

@@ -1,5 +1,5 @@
-//! What wraps every request: request id, tracing, metrics, CORS, security headers,
-//! compression, a timeout, panic capture; and the JSON answers for unknown API paths.
+//! What wraps every request: request id, tracing, metrics, security headers, compression, a
+//! time limit, panic capture; CORS for the API; and the JSON answers for unknown API paths.
 
 /// The Content-Security-Policy of every HTML page that does not bring a stricter one.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -13,7 +13,7 @@ use std::{
 
 use axum::{
     Extension, Router,
-    extract::{MatchedPath, Request},
+    extract::{MatchedPath, Request, State},
     http::{HeaderName, HeaderValue, Method, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
@@ -59,9 +59,11 @@ pub fn api_cors(config: &Config) -> CorsLayer {
         .max_age(Duration::from_secs(600))
 }
 
-/// Wraps every route in the middleware every request passes through, innermost last: the
-/// caller is worked out once and the GraphQL schema handed on. One `layer` call, because axum
-/// boxes each one around every route and clones and drops that box per request.
+/// Wraps every route in the middleware every request passes through, innermost last. One
+/// `layer` call, because axum boxes each one around every route and clones and drops that box
+/// per request; and what is ours is one `from_fn` ([`each_request`]), innermost, because each
+/// `from_fn` clones the whole stack beneath it for every request (five of them made a fifth of
+/// a session check's instructions clones, drops and copies of the stack).
 pub fn apply(router: Router, state: &AppState, schema: AppSchema) -> Router {
     let config = &state.config;
     let trace = TraceLayer::new_for_http().make_span_with(|request: &Request| {
@@ -79,10 +81,8 @@ pub fn apply(router: Router, state: &AppState, schema: AppSchema) -> Router {
             .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
             .layer(trace)
             .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-            .layer(middleware::from_fn(record_metrics))
-            .layer(CatchPanicLayer::custom(|_| {
-                ErrorResponse::new(Code::Internal, "Something went wrong").into_response()
-            }))
+            // A panic in the layers themselves; a handler's is answered by `each_request`.
+            .layer(CatchPanicLayer::custom(|_| panicked()))
             .layer(SetResponseHeaderLayer::if_not_present(
                 header::X_CONTENT_TYPE_OPTIONS,
                 HeaderValue::from_static("nosniff"),
@@ -96,13 +96,35 @@ pub fn apply(router: Router, state: &AppState, schema: AppSchema) -> Router {
                 HeaderValue::from_static("strict-origin-when-cross-origin"),
             ))
             .option_layer(hsts)
-            .layer(middleware::from_fn(safe_defaults))
             .layer(CompressionLayer::new())
-            .layer(middleware::from_fn(time_limit))
-            .layer(middleware::from_fn_with_state(state.clone(), caller::resolve))
             .layer(Extension(schema))
-            .layer(middleware::from_fn(run_to_end)),
+            .layer(middleware::from_fn_with_state(state.clone(), each_request)),
     )
+}
+
+/// What is ours around every handler: the caller worked out once ([`caller::resolve`]), the
+/// handler run to its end on a task of its own ([`run_to_end`]) within [`REQUEST_TIME_LIMIT`],
+/// the headers every response gets unless its handler chose otherwise ([`safe_defaults`]),
+/// and the request counted and timed ([`RequestMetrics`]).
+async fn each_request(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    caller::resolve(&mut request, &state.config.trusted_proxies);
+    let metrics = RequestMetrics::start(&request);
+    let private = is_private(request.uri().path());
+    let mut response = match tokio::time::timeout(REQUEST_TIME_LIMIT, run_to_end(next.run(request))).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
+            ErrorResponse::from(crate::error::Error::Unavailable).into_response()
+        }
+    };
+    safe_defaults(private, &mut response);
+    metrics.record(&response);
+    response
+}
+
+/// The answer to a request whose handling panicked.
+fn panicked() -> Response {
+    ErrorResponse::new(Code::Internal, "Something went wrong").into_response()
 }
 
 /// The path as the log shows it: the matched route (`/api/auth/reset-password/{token}`), never
@@ -128,15 +150,14 @@ fn redact_long_segments(path: &str) -> String {
         .join("/")
 }
 
-/// What every response gets unless its handler chose otherwise: API answers (tokens, personal
-/// data) and the dev mailbox (codes) are never stored by a cache, and every HTML page carries
-/// the CSP.
-async fn safe_defaults(request: Request, next: Next) -> Response {
-    let private = {
-        let path = request.uri().path();
-        path.starts_with("/api/") || path == "/api" || path.starts_with("/dev/")
-    };
-    let mut response = next.run(request).await;
+/// API answers (tokens, personal data) and the dev mailbox (codes) are never stored by a cache.
+fn is_private(path: &str) -> bool {
+    path.starts_with("/api/") || path == "/api" || path.starts_with("/dev/")
+}
+
+/// What every response gets unless its handler chose otherwise: a private one (see
+/// [`is_private`]) is never stored by a cache, and every HTML page carries the CSP.
+fn safe_defaults(private: bool, response: &mut Response) {
     let headers = response.headers_mut();
     if private && !headers.contains_key(header::CACHE_CONTROL) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -148,7 +169,6 @@ async fn safe_defaults(request: Request, next: Next) -> Response {
     if html && !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     }
-    response
 }
 
 /// How often request timings are folded into their summaries.
@@ -222,57 +242,74 @@ pub fn metrics_route(config: &Config) -> Option<axum::routing::MethodRouter<crat
 /// 503 instead of waiting on a stuck dependency.
 const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-async fn time_limit(request: Request, next: Next) -> Response {
-    match tokio::time::timeout(REQUEST_TIME_LIMIT, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => {
-            tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
-            ErrorResponse::from(crate::error::Error::Unavailable).into_response()
-        }
-    }
-}
-
-/// Runs each request to its end on a task of its own, even when its client hangs up first.
+/// Runs a request to its end on a task of its own, even when its client hangs up first.
 /// A handler dropped between PostgreSQL's `BEGIN` and its answer leaves the server inside a
 /// transaction that the pool does not know of: the next request given that connection ran
 /// its statements in it, holding their locks until some later `COMMIT` (a token benchmark
 /// whose clients hung up mid-run saw refused codes and stalls). A finished request cannot
 /// leave that behind, and its writes are all or nothing as their transactions say.
-async fn run_to_end(request: Request, next: Next) -> Response {
-    match tokio::spawn(next.run(request)).await {
+async fn run_to_end(handling: impl Future<Output = Response> + Send + 'static) -> Response {
+    match tokio::spawn(handling).await {
         Ok(response) => response,
-        // The panic goes on to `CatchPanicLayer`, as if it had happened here.
-        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        Err(err) if err.is_panic() => {
+            let panic = err.into_panic();
+            let message = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("(not a string)");
+            tracing::error!(panic = message, "a request's handler panicked");
+            panicked()
+        }
         // Only when the runtime is shutting down.
         Err(_) => ErrorResponse::from(crate::error::Error::Unavailable).into_response(),
     }
 }
 
-async fn record_metrics(request: Request, next: Next) -> Response {
-    prometheus();
-    let started = Instant::now();
-    // A fixed set: random methods from a scanner must not create new series.
-    let method = match *request.method() {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::PUT => "PUT",
-        Method::DELETE => "DELETE",
-        Method::PATCH => "PATCH",
-        Method::HEAD => "HEAD",
-        Method::OPTIONS => "OPTIONS",
-        _ => "OTHER",
-    };
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
-    metrics::counter!("http_requests_total", "method" => method, "route" => route.clone(), "status" => status)
-        .increment(1);
-    metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route)
-        .record(started.elapsed().as_secs_f64());
-    response
+/// A request's method and route as its metrics name them, and when it started.
+struct RequestMetrics {
+    method: &'static str,
+    route: String,
+    started: Instant,
+}
+
+impl RequestMetrics {
+    fn start(request: &Request) -> Self {
+        prometheus();
+        // A fixed set: random methods from a scanner must not create new series.
+        let method = match *request.method() {
+            Method::GET => "GET",
+            Method::POST => "POST",
+            Method::PUT => "PUT",
+            Method::DELETE => "DELETE",
+            Method::PATCH => "PATCH",
+            Method::HEAD => "HEAD",
+            Method::OPTIONS => "OPTIONS",
+            _ => "OTHER",
+        };
+        let route = request
+            .extensions()
+            .get::<MatchedPath>()
+            .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+        Self {
+            method,
+            route,
+            started: Instant::now(),
+        }
+    }
+
+    fn record(self, response: &Response) {
+        let Self {
+            method,
+            route,
+            started,
+        } = self;
+        let status = response.status().as_u16().to_string();
+        metrics::counter!("http_requests_total", "method" => method, "route" => route.clone(), "status" => status)
+            .increment(1);
+        metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route)
+            .record(started.elapsed().as_secs_f64());
+    }
 }
 
 pub async fn api_not_found() -> ErrorResponse {
@@ -281,4 +318,27 @@ pub async fn api_not_found() -> ErrorResponse {
 
 pub async fn api_method_not_allowed() -> ErrorResponse {
     ErrorResponse::wrong_method("This method is not allowed on this path")
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::{body::to_bytes, http::StatusCode};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_handler_that_panics_is_answered_with_the_envelopes_500() {
+        let response = run_to_end(async { panic!("a bug in a handler") }).await;
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = to_bytes(response.into_body(), 4096).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["success"], false, "{body}");
+        assert_eq!(body["message"], "Something went wrong", "{body}");
+    }
+
+    #[tokio::test]
+    async fn a_handler_that_answers_is_answered_as_it_says() {
+        let response = run_to_end(async { StatusCode::IM_A_TEAPOT.into_response() }).await;
+        assert_eq!(response.status(), StatusCode::IM_A_TEAPOT);
+    }
 }

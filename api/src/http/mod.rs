@@ -37,12 +37,7 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
     // router rewrites each request's URI and adds a layer to clone and drop per request, a
     // tenth of the session check's cost.
     let api = Router::new()
-        .route(
-            "/api/graphql",
-            get(graphql::get)
-                .post(graphql::post)
-                .layer(DefaultBodyLimit::max(rest::BODY_LIMIT)),
-        )
+        .route("/api/graphql", get(graphql::get).post(graphql::post))
         .route("/api/auth/google/start", get(google::start))
         .route("/api/auth/google/callback", get(google::callback))
         .route("/api/auth/{provider}/start", get(providers::start))
@@ -52,10 +47,11 @@ pub fn router(state: AppState, schema: AppSchema) -> Router {
         .route("/api", any(middleware::api_not_found))
         .route("/api/", any(middleware::api_not_found))
         .route("/api/{*rest}", any(middleware::api_not_found));
-    // One layer of both: axum boxes each `layer` call around every route, and clones and
-    // drops that box per request.
+    // One layer call for all three: axum boxes each `layer` call around every route, and
+    // clones, drops and polls through that box per request.
     let api = ip_limit::apply(api, state.config.rate_limit_per_ip).layer(
         ServiceBuilder::new()
+            .layer(DefaultBodyLimit::max(rest::BODY_LIMIT))
             .layer(middleware::api_cors(&state.config))
             .layer(from_fn_with_state(state.clone(), cross_site::guard)),
     );

@@ -15,13 +15,14 @@ pub mod routes;
 
 use std::sync::Arc;
 
-use axum::{Json, Router, extract::DefaultBodyLimit, routing::get};
+use axum::{Json, Router, routing::get};
 
 use serde_json::Value;
 
 use crate::state::AppState;
 
-/// Bodies above this are refused with 413 before they are read whole.
+/// Bodies above this are refused with 413 before they are read whole (the API's limit, set
+/// where `http::router` wraps the API's routes).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Where the REST adapter is served: the OpenAPI document's server, before each of its paths.
@@ -37,13 +38,11 @@ pub fn router() -> Router<AppState> {
         .merge(admin::routes())
         .into_parts();
     let document = Arc::new(openapi::document(paths));
-    router
-        .route(
-            &format!("{PREFIX}/openapi.json"),
-            get(move || {
-                let document = document.clone();
-                async move { Json(Value::clone(&document)) }
-            }),
-        )
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+    router.route(
+        &format!("{PREFIX}/openapi.json"),
+        get(move || {
+            let document = document.clone();
+            async move { Json(Value::clone(&document)) }
+        }),
+    )
 }
