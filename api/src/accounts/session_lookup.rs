@@ -204,11 +204,12 @@ impl SessionLookup {
 
     /// One read of as many ids as one of [`QUERY_SIZES`].
     async fn read_padded(&self, ids: Vec<Value>) -> std::result::Result<Vec<SessionRow>, DbErr> {
-        let size = QUERY_SIZES.iter().position(|&size| size == ids.len());
-        let sql = size.map_or_else(
-            || read_sql(self.db.get_database_backend(), ids.len()),
-            |at| self.statements[at].clone(),
-        );
+        // `padded_chunks` pads every chunk to one of the sizes.
+        let at = QUERY_SIZES
+            .iter()
+            .position(|&size| size == ids.len())
+            .expect("a read of one of QUERY_SIZES");
+        let sql = self.statements[at].clone();
         let statement = Statement::from_sql_and_values(self.db.get_database_backend(), sql, ids);
         self.db
             .query_all_raw(statement)

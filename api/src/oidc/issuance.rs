@@ -190,20 +190,18 @@ impl Issuance {
     async fn commit(&self, writes: &[Write]) -> Result<Vec<Outcome>, Failed> {
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await.map_err(Failed::Spending)?;
-        let hashes = |code: bool| -> Vec<&str> {
-            writes
-                .iter()
-                .filter_map(|w| match (&w.spend, code) {
-                    (Spend::Code(hash), true) | (Spend::Refresh(hash), false) => Some(hash.as_str()),
-                    _ => None,
-                })
-                .collect()
-        };
+        let (mut code_hashes, mut refresh_hashes) = (Vec::new(), Vec::new());
+        for write in writes {
+            match &write.spend {
+                Spend::Code(hash) => code_hashes.push(hash.as_str()),
+                Spend::Refresh(hash) => refresh_hashes.push(hash.as_str()),
+            }
+        }
         let mut codes = spend::<oauth_codes::Entity>(
             &txn,
             oauth_codes::Column::CodeHash,
             oauth_codes::Column::UsedAt,
-            &hashes(true),
+            &code_hashes,
             now,
         )
         .await
@@ -212,7 +210,7 @@ impl Issuance {
             &txn,
             oauth_tokens::Column::TokenHash,
             oauth_tokens::Column::UsedAt,
-            &hashes(false),
+            &refresh_hashes,
             now,
         )
         .await
