@@ -104,7 +104,14 @@ export async function seriousA11yViolations(page, { colorsOnly = false } = {}) {
       { timeout: 5000 },
     )
     .catch(() => {});
-  const builder = new AxeBuilder({ page });
+  // Legacy mode runs `axe.run` in the page itself. The default runs `axe.runPartial` in every
+  // frame, then `axe.finishRun` in a blank page it opens for the purpose, injecting axe-core's
+  // 580 kB three times. Only the violations are collected: axe then keeps one node of each
+  // passed rule instead of every node, and the results cross to Node as 50 kB instead of
+  // 180 kB. A scan of /about on a slow host: 1.7 s by default, 0.6 s in legacy mode, 0.45 s
+  // with violations only, with the same violations found. What legacy mode leaves out is
+  // cross-origin frames, and the site has no frames.
+  const builder = new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
   if (colorsOnly) builder.withRules(COLOUR_RULES);
   const results = await builder.analyze();
   return results.violations
