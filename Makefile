@@ -38,8 +38,9 @@ build-server:
 
 # Each suite in turn, timed, so the slow one is visible at the end. Suites joined by + run side
 # by side at the same priority (the soak holds its load for a fixed minute, the fuzzer and the
-# browser suite wait on one server: the client's unit tests and ESLint share the two cores with
-# them), and --beside runs one from the first suite to the last under `nice`.
+# browser suite wait on one server: the client's unit tests, the Python example and ESLint
+# share the two cores with them), and --beside runs one from the first suite to the last under
+# `nice`.
 #
 # Clippy lints inside the test build: with clippy-driver as cargo's workspace wrapper, each of
 # our own crates is compiled and linted in one pass (every warning an error, as `cargo clippy
@@ -49,11 +50,11 @@ build-server:
 # builds apart, so neither undoes the other).
 LINT_IN_BUILD := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 #
-# What the suites need (scripts/test-deps.sh: Chromium, PostgreSQL, schemathesis, the npm
-# packages) is installed while the test binaries build: the install is mostly pip and npm, the
+# What the suites need (scripts/test-deps.sh: Chromium, PostgreSQL, schemathesis, the Python
+# example's packages, the npm packages) is installed while the test binaries build: the install is mostly pip and npm, the
 # build leaves a core idle at its start and its end. A subset names what it needs, e.g.
 # `make test SUITES="test-deps fmt test-rust"`.
-SUITES ?= test-deps+build fmt test-rust soak+test-client examples fuzz+lint-client e2e
+SUITES ?= test-deps+build fmt test-rust soak+test-client+examples fuzz+lint-client e2e
 test:
 	@$(LINT_IN_BUILD) ./scripts/run-suites.sh $(SUITES)
 

@@ -8,10 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-examples
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import authlib, flask' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r docs/examples/python/requirements.txt
-fi
+[ -x "$venv/bin/python" ] || { echo "examples: $venv is missing; run scripts/test-deps.sh" >&2; exit 1; }
 work=$(mktemp -d)
 server=""
 platform=""

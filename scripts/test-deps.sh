@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what the test suite needs is on this machine: the client's npm packages,
-# Debian's Chromium for the browser tests, and a running PostgreSQL for the second database.
+# Debian's Chromium for the browser tests, a running PostgreSQL for the second database, and
+# the Python environments of the fuzzer and the single sign-on example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,13 @@ if ! .venv-fuzz/bin/st --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; 
   echo "==> installing schemathesis $SCHEMATHESIS_VERSION"
   python3 -m venv .venv-fuzz
   .venv-fuzz/bin/pip install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+# Authlib and Flask, for the single sign-on example (scripts/check-python-example.sh).
+if [ ! -x .venv-examples/bin/python ] || ! .venv-examples/bin/python -c 'import authlib, flask' 2>/dev/null; then
+  echo "==> installing the Python example's packages"
+  python3 -m venv .venv-examples
+  .venv-examples/bin/pip install -q --disable-pip-version-check -r docs/examples/python/requirements.txt
 fi
 
 if [ ! -d client/node_modules ] || [ client/package-lock.json -nt client/node_modules/.package-lock.json ]; then
