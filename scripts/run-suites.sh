@@ -15,7 +15,7 @@ logs=$(mktemp -d)
 beside=()
 background=() # every suite started in the background, the --beside ones first
 report=""
-line() { report+=$(printf '  %-28s %5d s' "$1" "$2")$'\n'; }
+line() { report+=$(printf '  %-40s %5d s' "$1" "$2")$'\n'; }
 
 # Each suite in the background leads a process group of its own, so that a failure elsewhere
 # or an interrupt stops it with everything it started (cargo, rustc, a server).
