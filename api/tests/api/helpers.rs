@@ -119,6 +119,66 @@ impl Drop for DatabaseGuard {
     }
 }
 
+/// The migrated PostgreSQL database this test process copies for each test, made on first use.
+///
+/// Migrating a fresh database took a second of each PostgreSQL test (thirteen migrations, each
+/// committed on its own); `CREATE DATABASE ... TEMPLATE` copies a migrated one in a tenth of
+/// that. Each test still runs the migrator against its copy, which finds nothing to do, and the
+/// SQLite run of every test migrates from empty. The name carries the process id, so test
+/// processes side by side never share one; a template whose process has ended is dropped here.
+async fn migrated_template(admin_url: &str) -> &'static str {
+    static TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    TEMPLATE
+        .get_or_init(|| async {
+            let admin = Database::connect(admin_url).await.expect("connect to PostgreSQL");
+            let left = admin
+                .query_all_raw(Statement::from_string(
+                    admin.get_database_backend(),
+                    "SELECT datname FROM pg_database WHERE datname LIKE 'test\\_template\\_%'",
+                ))
+                .await
+                .expect("list the test templates");
+            for row in left {
+                let name: String = row.try_get("", "datname").expect("a database name");
+                let ended = name
+                    .rsplit('_')
+                    .next()
+                    .and_then(|pid| pid.parse::<u32>().ok())
+                    .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+                if ended {
+                    let _ = admin
+                        .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                        .await;
+                }
+            }
+            let name = format!("test_template_{}", std::process::id());
+            admin
+                .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                .await
+                .expect("drop an earlier template of this process id");
+            admin
+                .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                .await
+                .expect("create the template database");
+            admin.close().await.ok();
+            let mut url = url::Url::parse(admin_url).expect("TEST_POSTGRES_URL is a URL");
+            url.set_path(&name);
+            // A template may not be copied while anyone is connected to it: migrate, then close.
+            let template = db::connect(url.as_str()).await.expect("connect to the template");
+            db::migrate(&template).await.expect("migrate the template");
+            template.close().await.expect("close the template's connections");
+            // Nobody connects to it again, autovacuum included.
+            let admin = Database::connect(admin_url).await.expect("connect to PostgreSQL");
+            admin
+                .execute_unprepared(&format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS false"))
+                .await
+                .expect("close the template to connections");
+            admin.close().await.ok();
+            name
+        })
+        .await
+}
+
 pub struct Builder {
     backend: Backend,
     vars: HashMap<&'static str, String>,
@@ -402,11 +462,12 @@ impl Builder {
             Backend::Postgres => {
                 let admin_url = std::env::var("TEST_POSTGRES_URL").expect("TEST_POSTGRES_URL");
                 let name = format!("test_{}", Uuid::new_v4().simple());
+                let template = migrated_template(&admin_url).await;
                 let admin = Database::connect(&admin_url)
                     .await
                     .expect("connect to PostgreSQL");
                 admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""))
                     .await
                     .expect("create database");
                 admin.close().await.ok();
