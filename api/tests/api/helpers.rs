@@ -119,6 +119,13 @@ impl Drop for DatabaseGuard {
     }
 }
 
+/// The URL of database `name` on the server of `admin_url`.
+pub fn database_url(admin_url: &str, name: &str) -> String {
+    let mut url = url::Url::parse(admin_url).expect("TEST_POSTGRES_URL is a URL");
+    url.set_path(name);
+    url.to_string()
+}
+
 /// The migrated PostgreSQL database this test process copies for each test, made on first use.
 ///
 /// Migrating a fresh database took a second of each PostgreSQL test (thirteen migrations, each
@@ -161,10 +168,10 @@ async fn migrated_template(admin_url: &str) -> &'static str {
                 .await
                 .expect("create the template database");
             admin.close().await.ok();
-            let mut url = url::Url::parse(admin_url).expect("TEST_POSTGRES_URL is a URL");
-            url.set_path(&name);
             // A template may not be copied while anyone is connected to it: migrate, then close.
-            let template = db::connect(url.as_str()).await.expect("connect to the template");
+            let template = db::connect(&database_url(admin_url, &name))
+                .await
+                .expect("connect to the template");
             db::migrate(&template).await.expect("migrate the template");
             template.close().await.expect("close the template's connections");
             // Nobody connects to it again, autovacuum included.
@@ -471,9 +478,10 @@ impl Builder {
                     .await
                     .expect("create database");
                 admin.close().await.ok();
-                let mut url = url::Url::parse(&admin_url).expect("TEST_POSTGRES_URL is a URL");
-                url.set_path(&name);
-                (url.to_string(), DatabaseGuard::Postgres { admin_url, name })
+                (
+                    database_url(&admin_url, &name),
+                    DatabaseGuard::Postgres { admin_url, name },
+                )
             }
         };
         let mail = match self.mail {

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::{
     faults::{ServerProcess, registration},
-    helpers::count,
+    helpers::{count, database_url},
 };
 
 #[derive(Default)]
@@ -57,9 +57,7 @@ async fn soak_two_instances_under_a_mixed_load_lose_nothing_and_level_off() {
         .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
         .await
         .unwrap();
-    let mut url = url::Url::parse(&admin_url).unwrap();
-    url.set_path(&name);
-    let database_url = url.to_string();
+    let database_url = database_url(&admin_url, &name);
 
     let servers = [
         ServerProcess::start(&database_url, &[]).await,
