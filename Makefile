@@ -51,9 +51,9 @@ build-server:
 LINT_IN_BUILD := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings
 #
 # What the suites need (scripts/test-deps.sh: Chromium, PostgreSQL, schemathesis, the Python
-# example's packages, the npm packages) is installed while the test binaries build: the install is mostly pip and npm, the
-# build leaves a core idle at its start and its end. A subset names what it needs, e.g.
-# `make test SUITES="test-deps fmt test-rust"`.
+# example's packages, the npm packages) is installed while the test binaries build: the install
+# is mostly pip and npm, the build leaves a core idle at its start and its end. A subset names
+# what it needs, e.g. `make test SUITES="test-deps fmt test-rust"`.
 SUITES ?= test-deps+build fmt test-rust soak+test-client+examples fuzz+lint-client e2e
 test:
 	@$(LINT_IN_BUILD) ./scripts/run-suites.sh $(SUITES)

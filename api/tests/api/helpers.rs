@@ -167,15 +167,13 @@ async fn migrated_template(admin_url: &str) -> &'static str {
                 .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
                 .await
                 .expect("create the template database");
-            admin.close().await.ok();
-            // A template may not be copied while anyone is connected to it: migrate, then close.
+            // A template may not be copied while anyone is connected to it: migrate, close, and
+            // let nobody connect to it again, autovacuum included.
             let template = db::connect(&database_url(admin_url, &name))
                 .await
                 .expect("connect to the template");
             db::migrate(&template).await.expect("migrate the template");
             template.close().await.expect("close the template's connections");
-            // Nobody connects to it again, autovacuum included.
-            let admin = Database::connect(admin_url).await.expect("connect to PostgreSQL");
             admin
                 .execute_unprepared(&format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS false"))
                 .await
