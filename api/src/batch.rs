@@ -1,7 +1,16 @@
-//! What the session lookup and the token endpoint's grouped writes share: one statement for
-//! many callers, padded to a few sizes, and a queue that a task drains while callers wait.
+//! What the session lookup, the token endpoint's reads and its grouped writes share: one
+//! statement for many callers, padded to a few sizes, and a queue that a task drains while
+//! callers wait.
 
-use std::sync::{Mutex, PoisonError};
+use std::{
+    collections::HashMap,
+    hash::Hash,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use tokio::sync::watch;
+
+use crate::error::Error;
 
 /// `items` in chunks of at most the largest of `sizes`, each padded up to the first size that
 /// holds it by repeating its first item: a statement over `IN (…)` then comes in as many
@@ -60,6 +69,155 @@ impl<Q> Drop for Drain<'_, Q> {
     fn drop(&mut self) {
         if !self.done {
             (self.abandon)(&mut self.lock());
+        }
+    }
+}
+
+/// Why a coalesced read failed, kept so each waiting caller can answer with its own error (the
+/// cause is logged once, by the read).
+#[derive(Debug, Clone, Copy)]
+pub enum ReadFailed {
+    Unavailable,
+    Internal,
+}
+
+impl ReadFailed {
+    /// The failure of a read, logged here once for all who waited on it.
+    pub fn of(err: sea_orm::DbErr, what: &str) -> Self {
+        match Error::from(err) {
+            Error::Unavailable => Self::Unavailable,
+            err => {
+                tracing::error!(error = ?err, "{what} failed");
+                Self::Internal
+            }
+        }
+    }
+}
+
+impl From<ReadFailed> for Error {
+    fn from(failed: ReadFailed) -> Self {
+        match failed {
+            ReadFailed::Unavailable => Self::Unavailable,
+            ReadFailed::Internal => Self::internal(anyhow::anyhow!("a coalesced read failed")),
+        }
+    }
+}
+
+/// What one read found, by key, shared by every caller that waited on it.
+pub type Found<K, R> = Result<HashMap<K, R>, ReadFailed>;
+
+/// A read of many rows by key in one go, for [`Coalesced`].
+pub trait Read: Send + Sync + 'static {
+    type Key: Clone + Eq + Hash + Ord + Send + Sync + 'static;
+    /// What a caller gets for its key: cheap to clone (an `Arc`), as every caller of a key
+    /// gets one.
+    type Row: Clone + Send + Sync + 'static;
+
+    /// The rows of `keys` (sorted, without duplicates); a key with no row is left out.
+    fn read(&self, keys: Vec<Self::Key>) -> impl Future<Output = Found<Self::Key, Self::Row>> + Send;
+}
+
+/// The callers waiting for the next read.
+struct Batch<K, R> {
+    keys: Vec<K>,
+    found: watch::Sender<Option<Arc<Found<K, R>>>>,
+}
+
+struct Waiting<K, R> {
+    /// Filled by arriving callers; taken whole by the reader.
+    next: Option<Batch<K, R>>,
+    /// Whether a reader task is running (it runs until no caller waits).
+    reading: bool,
+}
+
+/// Reads coalesced: callers that arrive while a read is at the database wait for the next
+/// read, and that read fetches every key waiting on it in one go.
+///
+/// This is not a cache. Every caller is answered by a read that *started after it arrived*,
+/// so it sees everything committed before it, on any instance. What coalescing saves is the
+/// per-query cost (a round trip to PostgreSQL, a hop to SQLite's worker thread, a statement),
+/// which under load is most of a lookup.
+pub struct Coalesced<R: Read> {
+    reader: R,
+    queue: Mutex<Waiting<R::Key, R::Row>>,
+}
+
+impl<R: Read> Coalesced<R> {
+    pub fn new(reader: R) -> Self {
+        Self {
+            reader,
+            queue: Mutex::new(Waiting {
+                next: None,
+                reading: false,
+            }),
+        }
+    }
+
+    /// The row of `key`, as a read that started after this call found it; `None` when there
+    /// is none.
+    ///
+    /// # Errors
+    /// When the database could not be read (503 when it is unreachable).
+    pub async fn find(self: &Arc<Self>, key: R::Key) -> Result<Option<R::Row>, Error> {
+        let (mut found, start_reader) = {
+            let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+            let batch = queue.next.get_or_insert_with(|| Batch {
+                keys: Vec::new(),
+                found: watch::Sender::new(None),
+            });
+            batch.keys.push(key.clone());
+            let found = batch.found.subscribe();
+            let start_reader = !std::mem::replace(&mut queue.reading, true);
+            (found, start_reader)
+        };
+        if start_reader {
+            tokio::spawn(Arc::clone(self).read_until_idle());
+        }
+        // The sender goes away without a value only if the reader died: answer 503.
+        let outcome = found
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| Error::Unavailable)?
+            .clone()
+            .ok_or(Error::Unavailable)?;
+        match &*outcome {
+            Ok(rows) => Ok(rows.get(&key).cloned()),
+            Err(failed) => Err((*failed).into()),
+        }
+    }
+
+    /// Reads batch after batch until a read ends with nobody waiting.
+    async fn read_until_idle(self: Arc<Self>) {
+        // Should this task die (a panic), the next caller starts a new reader, and those
+        // already queued are answered (503) instead of left waiting: their sender is dropped.
+        let mut drain = Drain::new(&self.queue, |queue: &mut Waiting<R::Key, R::Row>| {
+            queue.reading = false;
+            queue.next = None;
+        });
+        loop {
+            let batch = {
+                let mut queue = drain.lock();
+                if let Some(batch) = queue.next.take() {
+                    batch
+                } else {
+                    // In the same critical section as finding the queue empty: a caller
+                    // arriving next sees no reader and starts one.
+                    queue.reading = false;
+                    drop(queue);
+                    drain.done();
+                    return;
+                }
+            };
+            let mut keys = batch.keys;
+            keys.sort_unstable();
+            keys.dedup();
+            let found = self.reader.read(keys).await;
+            batch.found.send_replace(Some(Arc::new(found)));
+            // The pool takes a connection back on a task of its own, spawned as the read
+            // ended: letting it run first means the next read finds that connection idle
+            // instead of making the pool open another one (tens of milliseconds on
+            // PostgreSQL, which every waiting caller would wait out).
+            tokio::task::yield_now().await;
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::{
     config::Config,
     google::Google,
     news::public_cache::PublicFeedCache,
-    oidc::{issuance::Issuance, keys::Vault},
+    oidc::{grants::Grants, issuance::Issuance, keys::Vault},
 };
 
 pub struct Context {
@@ -31,6 +31,8 @@ pub struct Context {
     pub backchannel_ready: Arc<Notify>,
     /// The anonymous feed, rendered, for a second.
     pub public_feed: Arc<PublicFeedCache>,
+    /// The token endpoint's reads, coalesced into one query per moment (never cached).
+    pub grants: Grants,
     /// The token endpoint's writes, grouped into one transaction per moment.
     pub issuance: Arc<Issuance>,
     /// Opens the OpenID Provider's sealed signing keys.

@@ -7,11 +7,15 @@ use sea_orm::DatabaseConnection;
 use tokio::sync::Notify;
 
 use crate::{
-    accounts::{passwords::PasswordHasher, session_lookup::SessionLookup, tokens::Keys},
+    accounts::{
+        passwords::PasswordHasher,
+        session_lookup::{SessionLookup, SessionReads},
+        tokens::Keys,
+    },
     config::Config,
     context::Context,
     google::Google,
-    oidc::{issuance::Issuance, keys::Vault},
+    oidc::{grants::Grants, issuance::Issuance, keys::Vault},
 };
 
 /// Cloned into every request (axum's `State`), so a clone is one reference count.
@@ -34,7 +38,8 @@ impl AppState {
         let providers = Arc::new(crate::providers::Providers::new(config.providers.clone()));
         let webauthn = crate::accounts::passkeys::relying_party(&config).map(Arc::new);
         Self(Arc::new(Context {
-            sessions: Arc::new(SessionLookup::new(db.clone())),
+            sessions: Arc::new(SessionLookup::new(SessionReads::new(db.clone()))),
+            grants: Grants::new(&db),
             issuance: Arc::new(Issuance::new(db.clone())),
             db,
             config: Arc::new(config),

@@ -298,7 +298,7 @@ async fn spend<E: EntityTrait>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use chrono::Duration;
     use entity::{oauth_clients, sessions, users};
     use sea_orm::{ActiveModelTrait, PaginatorTrait, Set};
@@ -307,15 +307,16 @@ mod tests {
     use super::*;
     use crate::test_support::{account, database, session};
 
-    struct Fixture {
-        db: DatabaseConnection,
+    /// An account signed in, and a client of the provider whose ID tokens are EdDSA.
+    pub(in crate::oidc) struct Fixture {
+        pub db: DatabaseConnection,
         user: users::Model,
         session: sessions::Model,
-        client: oauth_clients::Model,
+        pub client: oauth_clients::Model,
         _dir: tempfile::TempDir,
     }
 
-    async fn fixture() -> Fixture {
+    pub(in crate::oidc) async fn fixture() -> Fixture {
         let (dir, db) = database().await;
         let user = account(&db, "grouped@example.com").await;
         let session = session(&db, &user).await;
@@ -345,7 +346,7 @@ mod tests {
 
     impl Fixture {
         /// A stored, unused code; answers its hash.
-        async fn code(&self) -> String {
+        pub async fn code(&self) -> String {
             let now = Utc::now();
             let hash = crate::accounts::tokens::sha256_hex(&crate::accounts::tokens::random_token());
             oauth_codes::ActiveModel {

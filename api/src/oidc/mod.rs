@@ -10,6 +10,7 @@ pub mod authorize;
 pub mod backchannel;
 pub mod claims;
 pub mod clients;
+pub mod grants;
 pub mod issuance;
 pub mod keys;
 pub mod logout;

@@ -3,12 +3,12 @@
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use entity::{oauth_clients, oauth_codes, oauth_tokens, sessions, signing_keys, users};
+use entity::{oauth_clients, oauth_tokens, sessions, signing_keys, users};
 use openidconnect::{
     AccessToken, Audience, AuthorizationCode, IdToken, IdTokenClaims, IssuerUrl, Nonce, UserInfoClaims,
     core::{CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm},
 };
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Related, Select, Set};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -148,33 +148,6 @@ async fn refuse(ctx: &Context, credentials: &Credentials, refusal: OAuthError) -
     }
 }
 
-/// A code or refresh token as an exchange reads it, in one query: with the sign-in that
-/// approved it and its account, its client, and that client's newest current signing key.
-type Found<R> = (
-    R,
-    Option<sessions::Model>,
-    Option<users::Model>,
-    Option<oauth_clients::Model>,
-    Option<signing_keys::Model>,
-);
-
-/// Reads a code (`oauth_codes`) or refresh token (`oauth_tokens`) by its hash with the rows
-/// of [`Found`].
-async fn find<E>(ctx: &Context, select: Select<E>) -> Result<Option<Found<E::Model>>, OAuthError>
-where
-    E: EntityTrait + Related<sessions::Entity> + Related<oauth_clients::Entity>,
-{
-    Ok(select
-        .find_also_related(sessions::Entity)
-        .and_also_related(users::Entity)
-        .find_also(E::default(), oauth_clients::Entity)
-        .find_also(oauth_clients::Entity, signing_keys::Entity)
-        .order_by_desc(signing_keys::Column::CreatedAt)
-        .order_by_desc(signing_keys::Column::Kid)
-        .one(&ctx.db)
-        .await?)
-}
-
 /// The client an exchange's credentials proved, with its current signing key as the query
 /// that found the grant read it (`None`: none was found, or none exists yet).
 struct Proved {
@@ -226,11 +199,11 @@ async fn by_code(
         return Err(refuse(ctx, credentials, OAuthError::invalid_request("code is required")).await);
     };
     let hash = tokens::sha256_hex(&code);
-    // One query, where a statement is a round trip.
-    let found = find(ctx, oauth_codes::Entity::find_by_id(hash.clone())).await?;
+    // One query, shared with the exchanges arriving at the same moment.
+    let found = ctx.grants.codes.find(hash.clone()).await?;
     let spent = Spend::Code(hash);
     let invalid = || spent.invalid();
-    let Some((row, session, user, grant_client, key)) = found else {
+    let Some((row, session, user, grant_client, key)) = found.map(|row| (*row).clone()) else {
         return Err(refuse(ctx, credentials, invalid()).await);
     };
     let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
@@ -281,12 +254,10 @@ async fn by_refresh(
         .await);
     };
     let hash = tokens::sha256_hex(&presented);
-    let select =
-        oauth_tokens::Entity::find_by_id(hash.clone()).filter(oauth_tokens::Column::Kind.eq("refresh"));
-    let found = find(ctx, select).await?;
+    let found = ctx.grants.refresh_tokens.find(hash.clone()).await?;
     let spent = Spend::Refresh(hash);
     let invalid = || spent.invalid();
-    let Some((row, session, user, grant_client, key)) = found else {
+    let Some((row, session, user, grant_client, key)) = found.map(|row| (*row).clone()) else {
         return Err(refuse(ctx, credentials, invalid()).await);
     };
     let proved = prove_client(ctx, credentials, (grant_client, key), &spent).await?;
