@@ -49,6 +49,31 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         .context("could not connect to the database")
 }
 
+/// The connection for the writes one task makes in turn (the token endpoint's grouped writes):
+/// on SQLite a pool of one connection of its own, opened on first use with the shared pool's
+/// settings; on PostgreSQL the shared pool.
+///
+/// A SQLite connection keeps the pages it read until another connection commits. Taken from
+/// the shared pool, the writer's connection had always seen other connections' commits (the
+/// writer's own, made on another connection) and read every page it touched again. Its own
+/// connection, which only the writer writes on, keeps them from one group to the next.
+pub fn dedicated_writer(db: &DatabaseConnection) -> DatabaseConnection {
+    use sea_orm::{DbBackend, SqlxSqliteConnector, sqlx::sqlite::SqlitePoolOptions};
+    if db.get_database_backend() != DbBackend::Sqlite {
+        return db.clone();
+    }
+    let shared = db.get_sqlite_connection_pool();
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .min_connections(0)
+        .acquire_timeout(Duration::from_secs(5))
+        // One connection, used only in turn: a file does not drop it as a server would.
+        .test_before_acquire(false)
+        .after_connect(|conn, _| Box::pin(async move { tune(conn).await }))
+        .connect_lazy_with((*shared.connect_options()).clone());
+    SqlxSqliteConnector::from_sqlx_sqlite_pool(pool)
+}
+
 /// Begins a transaction that writes. On SQLite it is `BEGIN IMMEDIATE`, which takes the write
 /// lock at once (waiting for it as any write does): a transaction begun plainly reads from a
 /// snapshot, and when it then comes to write after another connection has committed, SQLite

@@ -40,7 +40,7 @@ impl AppState {
         Self(Arc::new(Context {
             sessions: Arc::new(SessionLookup::new(SessionReads::new(db.clone()))),
             grants: Grants::new(&db),
-            issuance: Arc::new(Issuance::new(db.clone())),
+            issuance: Arc::new(Issuance::new(&db)),
             db,
             config: Arc::new(config),
             passwords: PasswordHasher::new(),

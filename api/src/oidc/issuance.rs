@@ -98,9 +98,10 @@ pub struct Issuance {
 }
 
 impl Issuance {
-    pub fn new(db: DatabaseConnection) -> Self {
+    /// The writes go to `db`'s own writer connection ([`crate::db::dedicated_writer`]).
+    pub fn new(db: &DatabaseConnection) -> Self {
         Self {
-            db,
+            db: crate::db::dedicated_writer(db),
             queue: Mutex::default(),
         }
     }
@@ -415,7 +416,7 @@ pub(super) mod tests {
         let fx = fixture().await;
         let (first, second, unstorable) = (fx.code().await, fx.code().await, fx.code().await);
         let session = fx.session.id;
-        let issuance = Issuance::new(fx.db.clone());
+        let issuance = Issuance::new(&fx.db);
         let group = [
             fx.write(Spend::Code(first.clone()), session),
             fx.write(Spend::Code(first.clone()), session),
@@ -458,7 +459,7 @@ pub(super) mod tests {
         for _ in 0..100 {
             codes.push(fx.code().await);
         }
-        let issuance = Arc::new(Issuance::new(fx.db.clone()));
+        let issuance = Arc::new(Issuance::new(&fx.db));
         // Each code presented three times, all at once: more than one group holds.
         let writes = codes.iter().cycle().take(300).map(|hash| {
             let issuance = Arc::clone(&issuance);
