@@ -64,6 +64,28 @@ impl SessionReads {
             db,
         }
     }
+
+    /// One read of as many ids as one of [`QUERY_SIZES`].
+    async fn read_padded(&self, ids: Vec<Value>) -> std::result::Result<Vec<SessionRow>, DbErr> {
+        // `padded_chunks` pads every chunk to one of the sizes.
+        let at = QUERY_SIZES
+            .iter()
+            .position(|&size| size == ids.len())
+            .expect("a read of one of QUERY_SIZES");
+        let sql = self.statements[at].clone();
+        let statement = Statement::from_sql_and_values(self.db.get_database_backend(), sql, ids);
+        self.db
+            .query_all_raw(statement)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok((
+                    sessions::Model::from_query_result(row, SESSION_COLUMNS)?,
+                    users::Model::from_query_result(row, "")?,
+                ))
+            })
+            .collect()
+    }
 }
 
 impl Read for SessionReads {
@@ -85,30 +107,6 @@ impl Read for SessionReads {
             );
         }
         Ok(rows)
-    }
-}
-
-impl SessionReads {
-    /// One read of as many ids as one of [`QUERY_SIZES`].
-    async fn read_padded(&self, ids: Vec<Value>) -> std::result::Result<Vec<SessionRow>, DbErr> {
-        // `padded_chunks` pads every chunk to one of the sizes.
-        let at = QUERY_SIZES
-            .iter()
-            .position(|&size| size == ids.len())
-            .expect("a read of one of QUERY_SIZES");
-        let sql = self.statements[at].clone();
-        let statement = Statement::from_sql_and_values(self.db.get_database_backend(), sql, ids);
-        self.db
-            .query_all_raw(statement)
-            .await?
-            .iter()
-            .map(|row| {
-                Ok((
-                    sessions::Model::from_query_result(row, SESSION_COLUMNS)?,
-                    users::Model::from_query_result(row, "")?,
-                ))
-            })
-            .collect()
     }
 }
 
