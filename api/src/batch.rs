@@ -264,4 +264,39 @@ mod tests {
         drop(drain);
         assert_eq!(*lock(), (true, vec![3]));
     }
+
+    /// A read that dies first, then fails, then finds the even keys.
+    #[derive(Default)]
+    struct Flaky {
+        calls: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Read for Flaky {
+        type Key = u32;
+        type Row = u32;
+
+        async fn read(&self, keys: Vec<u32>) -> Found<u32, u32> {
+            match self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+                0 => panic!("the reader died"),
+                1 => Err(ReadFailed::Unavailable),
+                _ => Ok(keys
+                    .into_iter()
+                    .filter(|k| k % 2 == 0)
+                    .map(|k| (k, k * 10))
+                    .collect()),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn callers_hear_of_a_dead_or_failed_read_and_the_next_read_serves_them() {
+        let coalesced = Arc::new(Coalesced::new(Flaky::default()));
+        assert!(
+            matches!(coalesced.find(2).await, Err(Error::Unavailable)),
+            "a caller whose reader died is answered, not left waiting"
+        );
+        assert!(matches!(coalesced.find(2).await, Err(Error::Unavailable)));
+        assert_eq!(coalesced.find(2).await.unwrap(), Some(20));
+        assert_eq!(coalesced.find(3).await.unwrap(), None);
+    }
 }
