@@ -9,6 +9,9 @@ use sea_orm::{
     TransactionTrait,
 };
 
+/// How long a statement waits for a free connection before it is answered 503.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Opens the pool. SQLite runs in WAL mode with foreign keys on and waits up to 10 s for
 /// another connection's write, so the embedded default survives concurrent writers and a
 /// crash; its parent folder is created.
@@ -20,7 +23,7 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     options
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(5))
-        .acquire_timeout(Duration::from_secs(5))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
         // A connection is pinged before use only once it has been idle a while (a database
         // restart or a dropped idle connection is caught there); pinging on every checkout
         // cost a round trip per statement, a fifth of PostgreSQL's work per sign-in. A hot
@@ -66,7 +69,7 @@ pub fn dedicated_writer(db: &DatabaseConnection) -> DatabaseConnection {
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(0)
-        .acquire_timeout(Duration::from_secs(5))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
         // One connection, used only in turn: a file does not drop it as a server would.
         .test_before_acquire(false)
         .after_connect(|conn, _| Box::pin(async move { tune(conn).await }))
