@@ -679,3 +679,58 @@ db_test! {
         assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0, "nothing was created");
     }
 }
+
+/// sqlx 0.9.0 leaves Nagle's algorithm on: a statement written in two pieces (over TLS, one
+/// beyond a 16 KiB record) waited 40 ms for the server's acknowledgement of the first. Each
+/// pooled PostgreSQL connection's socket sends without waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_connections_send_each_statement_without_waiting() {
+    use std::{collections::HashSet, mem::ManuallyDrop, net::TcpStream, os::fd::FromRawFd};
+
+    use sea_orm::{ConnectionTrait, Statement};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    // Statements at once, so that several of the pool's connections answer.
+    let ports = futures::future::join_all((0..8).map(|_| {
+        app.db.query_one_raw(Statement::from_string(
+            app.db.get_database_backend(),
+            "SELECT inet_client_port(), inet_server_port(), pg_sleep(0.05)::text",
+        ))
+    }))
+    .await;
+    let ports: HashSet<(u16, u16)> = ports
+        .into_iter()
+        .map(|row| {
+            let row = row.unwrap().unwrap();
+            let port = |at| u16::try_from(row.try_get_by_index::<i32>(at).unwrap()).unwrap();
+            (port(0), port(1))
+        })
+        .collect();
+    assert!(
+        ports.len() > 1,
+        "one connection answered every statement: {ports:?}"
+    );
+    let mut checked = HashSet::new();
+    for fd in std::fs::read_dir("/proc/self/fd").unwrap().flatten() {
+        let Ok(fd) = fd.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        // SAFETY: never dropped, so never closed here; a descriptor that is not a TCP socket
+        // has no address.
+        let socket = ManuallyDrop::new(unsafe { TcpStream::from_raw_fd(fd) });
+        let (Ok(ours), Ok(theirs)) = (socket.local_addr(), socket.peer_addr()) else {
+            continue;
+        };
+        if ports.contains(&(ours.port(), theirs.port())) {
+            assert!(
+                socket.nodelay().unwrap(),
+                "the connection from port {} waits",
+                ours.port()
+            );
+            checked.insert((ours.port(), theirs.port()));
+        }
+    }
+    assert_eq!(checked, ports, "every connection's socket was found");
+}
