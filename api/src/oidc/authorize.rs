@@ -10,7 +10,7 @@ use url::Url;
 use uuid::Uuid;
 
 use super::{
-    BrowserAnswer, CODE_TTL, clients,
+    BrowserAnswer, CODE_TTL, clients, grants,
     pages::{consent_page, error_page, refused_form},
     parse_scope,
 };
@@ -291,10 +291,11 @@ async fn authorize_inner(
         }
     }
 
-    let code = tokens::random_token();
+    let code = grants::new_token();
     oauth_codes::ActiveModel {
-        code_hash: Set(tokens::sha256_hex(&code)),
-        grant_id: Set(Uuid::new_v4()),
+        code_hash: Set(grants::key_of(&code)),
+        // In the order grants are made, like the keys of their codes and tokens.
+        grant_id: Set(Uuid::now_v7()),
         client_id: Set(client.client_id.clone()),
         user_id: Set(viewer.user.id),
         session_id: Set(viewer.session_id),

@@ -1,4 +1,5 @@
-//! The token endpoint's reads, coalesced ([`Coalesced`]): a code or refresh token with the
+//! A grant's tokens, how they are made and keyed ([`new_token`], [`key_of`]); and the token
+//! endpoint's reads, coalesced ([`Coalesced`]): a code or refresh token with the
 //! sign-in that approved it, its account, its client and that client's newest current signing
 //! key. Exchanges that arrive while a read is at the database share the next one.
 //!
@@ -12,7 +13,45 @@ use std::{collections::HashMap, sync::Arc};
 use entity::{oauth_clients, oauth_codes, oauth_tokens, sessions, signing_keys, users};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Related, Select};
 
-use crate::batch::{Coalesced, Found, Read, ReadFailed, padded_chunks};
+use crate::{
+    accounts::tokens,
+    batch::{Coalesced, Found, Read, ReadFailed, padded_chunks},
+};
+
+/// The hex digits of a token's issue time, at its front: milliseconds since 1970, 48 bits (a
+/// UUIDv7's first 48 bits).
+const TIME_DIGITS: usize = 12;
+
+/// The length of [`tokens::random_token`]'s 256 bits in base64url.
+const RANDOM_CHARS: usize = 43;
+
+/// A new code, access or refresh token: the time it is issued ([`TIME_DIGITS`]), then 256
+/// random bits. The time is no secret (the ID token issued with it says as much); it puts the
+/// keys of tokens issued together side by side ([`key_of`]).
+pub fn new_token() -> String {
+    // 48 bits of milliseconds last until the year 10889.
+    let millis = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0) & 0xffff_ffff_ffff;
+    format!("{millis:012x}{}", tokens::random_token())
+}
+
+/// The key a code or token is stored and found under: its SHA-256, behind the issue time the
+/// token carries. Keys in the order they are issued make each insert touch the last pages of
+/// the table's index, where random keys touched a page of their own each (SQLite writes every
+/// touched page to its log at each commit, PostgreSQL the whole page after a checkpoint). A
+/// token without that time (one issued before tokens carried it, or one made up) is keyed by
+/// its SHA-256 alone, as every token was before.
+pub fn key_of(token: &str) -> String {
+    let hash = tokens::sha256_hex(token);
+    match token.get(..TIME_DIGITS) {
+        Some(time)
+            if token.len() == TIME_DIGITS + RANDOM_CHARS
+                && time.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
+        {
+            format!("{time}{hash}")
+        }
+        _ => hash,
+    }
+}
 
 /// How many hashes a query asks for: a batch is padded up to the next of these (repeating a
 /// hash), so each connection prepares four statements instead of one per batch size.
@@ -110,6 +149,51 @@ mod tests {
 
     use super::*;
     use crate::oidc::issuance::tests::fixture;
+
+    #[test]
+    fn tokens_carry_their_issue_time_and_are_keyed_in_issue_order() {
+        let before = Utc::now().timestamp_millis();
+        let tokens: Vec<String> = (0..3)
+            .map(|_| {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                new_token()
+            })
+            .collect();
+        let after = Utc::now().timestamp_millis();
+        let keys: Vec<String> = tokens.iter().map(|token| key_of(token)).collect();
+        for (token, key) in tokens.iter().zip(&keys) {
+            let (time, random) = token.split_at(TIME_DIGITS);
+            let millis = i64::from_str_radix(time, 16).unwrap();
+            assert!(
+                (before..=after).contains(&millis),
+                "{millis} not within {before}..={after}"
+            );
+            assert_eq!(random.len(), RANDOM_CHARS);
+            // The time, then the hash of the whole token: never the token's random part.
+            assert_eq!(*key, format!("{time}{}", tokens::sha256_hex(token)));
+            assert!(!key.contains(random));
+        }
+        assert!(keys.is_sorted(), "{keys:?}");
+        assert_ne!(tokens[0][TIME_DIGITS..], tokens[1][TIME_DIGITS..]);
+    }
+
+    #[test]
+    fn a_token_without_an_issue_time_is_keyed_by_its_hash_alone() {
+        let earlier = tokens::random_token();
+        let made_up = format!("ZZZZZZZZZZZZ{}", tokens::random_token());
+        let upper_case = new_token().to_uppercase();
+        let longer = format!("{}x", new_token());
+        for token in [
+            earlier,
+            made_up,
+            upper_case,
+            longer,
+            String::new(),
+            format!("{}é{}", "a".repeat(11), "b".repeat(42)),
+        ] {
+            assert_eq!(key_of(&token), tokens::sha256_hex(&token), "{token}");
+        }
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn each_exchange_gets_its_own_code_and_the_newest_current_key_however_many_share_a_read() {

@@ -349,7 +349,7 @@ pub(super) mod tests {
         /// A stored, unused code; answers its hash.
         pub async fn code(&self) -> String {
             let now = Utc::now();
-            let hash = crate::accounts::tokens::sha256_hex(&crate::accounts::tokens::random_token());
+            let hash = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
             oauth_codes::ActiveModel {
                 code_hash: Set(hash.clone()),
                 grant_id: Set(Uuid::new_v4()),

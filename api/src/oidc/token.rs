@@ -16,6 +16,7 @@ use uuid::Uuid;
 use super::{
     ACCESS_TTL, OAuthError, REFRESH_TTL, TalentClaims, claims,
     clients::{Client, Credentials},
+    grants,
     issuance::{Outcome, Spend, Write},
     keys::{self, SigningKey},
 };
@@ -198,7 +199,7 @@ async fn by_code(
     let Some(code) = form.code.filter(|c| !c.is_empty() && c.len() < 256) else {
         return Err(refuse(ctx, credentials, OAuthError::invalid_request("code is required")).await);
     };
-    let hash = tokens::sha256_hex(&code);
+    let hash = grants::key_of(&code);
     // One query, shared with the exchanges arriving at the same moment.
     let found = ctx.grants.codes.find(hash.clone()).await?;
     let spent = Spend::Code(hash);
@@ -253,7 +254,7 @@ async fn by_refresh(
         )
         .await);
     };
-    let hash = tokens::sha256_hex(&presented);
+    let hash = grants::key_of(&presented);
     let found = ctx.grants.refresh_tokens.find(hash.clone()).await?;
     let spent = Spend::Refresh(hash);
     let invalid = || spent.invalid();
@@ -298,10 +299,6 @@ async fn by_refresh(
     issue(ctx, &proved, &grant, &user, None, &spent, caller).await
 }
 
-fn new_token() -> String {
-    tokens::random_token()
-}
-
 /// A code or refresh token presented after it was spent (stolen, or a broken client): the
 /// whole grant is revoked, and the answer is the refusal an unknown one gets.
 async fn refuse_replay(
@@ -326,7 +323,7 @@ fn token_row(
     now: DateTime<Utc>,
 ) -> oauth_tokens::ActiveModel {
     oauth_tokens::ActiveModel {
-        token_hash: Set(tokens::sha256_hex(token)),
+        token_hash: Set(grants::key_of(token)),
         kind: Set(kind.to_owned()),
         grant_id: Set(grant.grant_id),
         client_id: Set(client.client_id.clone()),
@@ -356,8 +353,8 @@ async fn issue(
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
     let now = Utc::now();
-    let access = new_token();
-    let refresh = new_token();
+    let access = grants::new_token();
+    let refresh = grants::new_token();
     let client = &proved.client;
     let id_token = id_token(ctx, proved, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
@@ -444,7 +441,7 @@ pub async fn userinfo(
     let access = access
         .filter(|t| !t.is_empty() && t.len() < 256)
         .ok_or_else(OAuthError::invalid_token)?;
-    let token = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(access))
+    let token = oauth_tokens::Entity::find_by_id(grants::key_of(access))
         .filter(oauth_tokens::Column::Kind.eq("access"))
         .one(&ctx.db)
         .await?
@@ -466,7 +463,7 @@ pub async fn userinfo(
 /// `unauthorized_client` (400) for another client's token; a database failure.
 #[tracing::instrument(skip_all)]
 pub async fn revoke(ctx: &Context, client: &Client, token: &str) -> Result<(), OAuthError> {
-    let Some(row) = oauth_tokens::Entity::find_by_id(tokens::sha256_hex(token))
+    let Some(row) = oauth_tokens::Entity::find_by_id(grants::key_of(token))
         .one(&ctx.db)
         .await?
     else {

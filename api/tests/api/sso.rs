@@ -288,6 +288,35 @@ sso_test! {
 }
 
 sso_test! {
+    async fn tokens_issued_before_they_carried_their_time_still_work_once(app) {
+        use api::{accounts::tokens::{random_token, sha256_hex}, oidc::grants::key_of};
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "earlier@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let issued = rp.exchange(&code, verifier).await.unwrap();
+        // Stored under the time it was issued, then the hash: never the token itself.
+        let refresh = issued.refresh_token().unwrap().secret().clone();
+        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM oauth_tokens WHERE token_hash = '{}{}'", &refresh[..12], sha256_hex(&refresh))).await, 1);
+        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM oauth_tokens WHERE token_hash LIKE '%{}%'", &refresh[12..])).await, 0);
+        // The same grant as an earlier release stored it: random tokens keyed by their hash alone.
+        let (access, earlier) = (random_token(), random_token());
+        for (new, old) in [(issued.access_token().secret(), &access), (&refresh, &earlier)] {
+            app.sql(&format!("UPDATE oauth_tokens SET token_hash = '{}' WHERE token_hash = '{}'", sha256_hex(old), key_of(new))).await;
+        }
+        assert_eq!(userinfo(&app, issued.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+        json_of(userinfo(&app, &access).await, StatusCode::OK).await;
+        let earlier = RefreshToken::new(earlier);
+        let rotated = rp.client().exchange_refresh_token(&earlier).unwrap().request_async(&rp_http()).await.expect("an earlier refresh token");
+        json_of(userinfo(&app, rotated.access_token().secret()).await, StatusCode::OK).await;
+        // Used once, like any other: a second use revokes the grant.
+        let reuse = rp.client().exchange_refresh_token(&earlier).unwrap().request_async(&rp_http()).await;
+        assert!(format!("{reuse:?}").contains("invalid_grant"), "{reuse:?}");
+        assert_eq!(userinfo(&app, rotated.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+sso_test! {
     async fn revocation_ends_a_token_at_once(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "revoke@example.com").await;
