@@ -60,10 +60,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
 /// Sends each PostgreSQL statement as soon as it is written (`TCP_NODELAY`), as libpq does.
 ///
 /// sqlx 0.9.0 stopped setting it (github.com/transact-rs/sqlx/issues/4335, fixed after 0.9.0).
-/// Without it a statement written in two pieces waits for the server to acknowledge the first before the
-/// second leaves, and the server delays that acknowledgement by 40 ms (Linux): over TLS that is
-/// any statement beyond one 16 KiB record, such as the token endpoint's insert of 32
-/// exchanges' tokens, whose groups took 45 ms instead of 1 at 64 connections.
+/// Without it a statement written in two pieces waits for the server to acknowledge the first
+/// before the second leaves, and the server delays that acknowledgement by 40 ms (Linux): over
+/// TLS that is any statement beyond one 16 KiB record, such as the token endpoint's insert of
+/// 32 exchanges' tokens, whose groups took 45 ms instead of 1 at 64 connections.
 ///
 /// sqlx does not hand out its socket, so the server names the ports of both ends, and the
 /// process's socket between those ports gets the option. A connection through a Unix socket

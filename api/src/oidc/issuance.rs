@@ -346,7 +346,7 @@ pub(super) mod tests {
     }
 
     impl Fixture {
-        /// A stored, unused code; answers its hash.
+        /// A stored, unused code; answers the key it is stored under.
         pub async fn code(&self) -> String {
             let now = Utc::now();
             let hash = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
