@@ -317,6 +317,35 @@ sso_test! {
 }
 
 sso_test! {
+    async fn a_made_up_token_with_a_plausible_issue_time_is_refused_like_any_unknown_one(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "madeup@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let issued = rp.exchange(&code, verifier).await.unwrap();
+        // A real token's time, with other random bits: a key that is nobody's.
+        let real = issued.refresh_token().unwrap().secret().clone();
+        let made_up = format!("{}{}", &real[..12], api::accounts::tokens::random_token());
+        let post = |form: &[(&str, &str)]| {
+            app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, rp.secret.as_deref()).form(form).send()
+        };
+        let verifier = "x".repeat(43);
+        let mut answers = Vec::new();
+        for token in [made_up.clone(), "none".to_owned()] {
+            let refresh = post(&[("grant_type", "refresh_token"), ("refresh_token", &token)]).await.unwrap();
+            let exchange = post(&[("grant_type", "authorization_code"), ("code", &token), ("redirect_uri", REDIRECT), ("code_verifier", &verifier)]).await.unwrap();
+            answers.push((refresh.status(), refresh.text().await.unwrap(), exchange.status(), exchange.text().await.unwrap()));
+            assert_eq!(userinfo(&app, &token).await.status(), StatusCode::UNAUTHORIZED);
+        }
+        assert_eq!(answers[0], answers[1], "a made-up token and an unknown one are answered alike");
+        assert_eq!(answers[0].0, StatusCode::BAD_REQUEST);
+        assert!(answers[0].1.contains("invalid_grant"), "{}", answers[0].1);
+        // Nothing of the real grant was touched.
+        rp.client().exchange_refresh_token(issued.refresh_token().unwrap()).unwrap().request_async(&rp_http()).await.expect("the grant is untouched");
+    }
+}
+
+sso_test! {
     async fn revocation_ends_a_token_at_once(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "revoke@example.com").await;
