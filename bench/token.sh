@@ -28,7 +28,7 @@
 # account goes through an interaction, see server.mjs). A code lives 60 s on both sides, so a
 # pool of codes is minted right before the run that uses it; wrk takes them one per request
 # and never reuses one. A pool that runs out voids the run (wrk divides by the whole duration):
-# it is minted again, twice as large, and the run repeated.
+# it is minted again, sized from the rate the run kept until it ran out, and the run repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -65,21 +65,12 @@ else
 fi
 KID="bench-$(openssl rand -hex 6)"
 
-# ---- the minting client (Python, standard library only)
-cat >"$work/mint.py" <<'PY'
-"""Codes and refresh tokens for bench/token.sh, each from a real authorize request.
-
-mint.py sign-in-peer BASE CLIENT_ID REDIRECT_URI ACCOUNT                          -> "cookie: ..."
-mint.py codes   BASE AUTH_PATH TOKEN_PATH CLIENT_ID REDIRECT_URI SESSIONS COUNT        -> bodies
-mint.py refresh BASE AUTH_PATH TOKEN_PATH CLIENT_ID REDIRECT_URI SESSIONS COUNT BASIC  -> bodies
-SESSIONS is a file of header lines ("authorization: Bearer ..." or "cookie: ..."), one a
-session; the requests go round them. Output: one token-request form body a line, in the
-order minted (codes: with the PKCE verifier of that code's own challenge).
-"""
-import base64, hashlib, http.client, http.cookiejar, json, secrets, sys, threading
+# ---- the peer's sign-in (Python, standard library only); the codes and tokens themselves are
+# minted by bench/mint_codes.mjs.
+cat >"$work/sign_in_peer.py" <<'PY'
+"""sign_in_peer.py BASE CLIENT_ID REDIRECT_URI ACCOUNT -> "cookie: ..." (the peer's session)."""
+import base64, hashlib, http.cookiejar, secrets, sys
 import urllib.error, urllib.parse, urllib.request
-
-THREADS = 8
 
 
 def authorize_query(client_id, redirect_uri, challenge, login_hint=None):
@@ -132,64 +123,9 @@ def sign_in_peer(base, client_id, redirect_uri, account):
     raise SystemExit("mint: the peer's sign-in never came back with a code")
 
 
-def mint(base, auth_path, token_path, client_id, redirect_uri, sessions, count, basic):
-    """COUNT codes (with BASIC, each exchanged for its refresh token), THREADS at a time over
-    keep-alive connections."""
-    host = urllib.parse.urlsplit(base).netloc
-    out = [None] * count
-    failure = []
-
-    def worker(start):
-        conn = http.client.HTTPConnection(host, timeout=60)
-        try:
-            for n in range(start, count, THREADS):
-                if failure:
-                    return
-                name, value = sessions[n % len(sessions)]
-                verifier, challenge = pkce()
-                conn.request("GET", f"{auth_path}?{authorize_query(client_id, redirect_uri, challenge)}",
-                             headers={name: value})
-                answer = conn.getresponse()
-                answer.read()
-                if answer.status not in (302, 303):
-                    raise SystemExit(f"mint: the authorize endpoint answered {answer.status}")
-                body = urllib.parse.urlencode({
-                    "grant_type": "authorization_code", "code": code_from(answer.headers["location"]),
-                    "redirect_uri": redirect_uri, "code_verifier": verifier})
-                if basic:
-                    conn.request("POST", token_path, body=body, headers={
-                        "authorization": f"Basic {basic}",
-                        "content-type": "application/x-www-form-urlencoded"})
-                    answer = conn.getresponse()
-                    text = answer.read()
-                    if answer.status != 200:
-                        raise SystemExit(f"mint: the token endpoint answered {answer.status}: {text[:300]}")
-                    body = urllib.parse.urlencode({
-                        "grant_type": "refresh_token", "refresh_token": json.loads(text)["refresh_token"]})
-                out[n] = body
-        except BaseException as err:  # noqa: BLE001 - the main thread reports it
-            failure.append(err)
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if failure:
-        raise SystemExit(f"mint: {failure[0]}")
-    sys.stdout.write("\n".join(out) + "\n")
-
-
 def main():
-    what, base = sys.argv[1], sys.argv[2].rstrip("/")
-    if what == "sign-in-peer":
-        sign_in_peer(base, *sys.argv[3:6])
-        return
-    auth_path, token_path, client_id, redirect_uri, sessions_file, count = sys.argv[3:9]
-    with open(sessions_file) as lines:
-        sessions = [tuple(p.strip() for p in line.split(":", 1)) for line in lines if line.strip()]
-    basic = sys.argv[9] if what == "refresh" else None
-    mint(base, auth_path, token_path, client_id, redirect_uri, sessions, int(count), basic)
+    base, client_id, redirect_uri, account = sys.argv[1:5]
+    sign_in_peer(base.rstrip("/"), client_id, redirect_uri, account)
 
 
 if __name__ == "__main__":
@@ -207,15 +143,24 @@ setup = function(thread)
   table.insert(threads, thread)
 end
 local bodies, n = {}, 0
-out, used = 0, 0
+out, used, started_ms, out_after_ms = 0, 0, 0, 0
+-- Wall-clock milliseconds (wrk's Lua has no clock of its own); read twice a thread at most.
+local function now_ms()
+  local date = io.popen("date +%s%3N")
+  local ms = tonumber(date:read("*l"))
+  date:close()
+  return ms
+end
 init = function(args)
   for line in io.lines(pool .. "." .. tix) do bodies[#bodies + 1] = line end
 end
 local headers = { ["authorization"] = "Basic " .. basic, ["content-type"] = "application/x-www-form-urlencoded" }
 request = function()
   n = n + 1
+  if n == 1 then started_ms = now_ms() end
   local body = bodies[n]
   if not body then
+    if out == 0 then out_after_ms = now_ms() - started_ms end
     out = 1
     wrk.thread:stop()
     return wrk.format("GET", "/healthz")
@@ -223,13 +168,21 @@ request = function()
   used = n
   return wrk.format("POST", path, headers, body)
 end
+-- A thread that ran out says how fast it went until then; rate_before_out is their mean, times
+-- the threads, so that the next pool is sized from it rather than guessed.
 done = function(summary, latency, requests)
-  local exhausted = 0
-  for _, t in ipairs(threads) do exhausted = exhausted + t:get("out") end
+  local exhausted, rate_before_out = 0, 0
+  for _, t in ipairs(threads) do
+    exhausted = exhausted + t:get("out")
+    if t:get("out") == 1 and t:get("out_after_ms") > 0 then
+      rate_before_out = rate_before_out + t:get("used") * 1000 / t:get("out_after_ms")
+    end
+  end
+  if exhausted > 0 then rate_before_out = rate_before_out * #threads / exhausted end
   local e = summary.errors
-  io.write(string.format("RESULT requests=%d rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d exhausted=%d\n",
+  io.write(string.format("RESULT requests=%d rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d exhausted=%d rate_before_out=%.1f\n",
     summary.requests, summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000,
-    latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout, exhausted))
+    latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout, exhausted, rate_before_out))
 end
 LUA
 }
@@ -252,9 +205,9 @@ load_pool() {
   local minted_at
   minted_at=$(date +%s)
   if [ "$grant" = code ]; then
-    python3 "$work/mint.py" codes "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" >"$work/pool"
+    node bench/mint_codes.mjs codes "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" >"$work/pool"
   else
-    python3 "$work/mint.py" refresh "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" "$basic" >"$work/pool"
+    node bench/mint_codes.mjs refresh "$base" "$auth" "$token" "$client" "$REDIRECT_URI" "$sessions" "$size" "$basic" >"$work/pool"
   fi
   rm -f "$work"/pool.[0-9]*
   awk -v p="$work/pool" '{ print > (p "." (NR - 1) % 2) }' "$work/pool"
@@ -282,22 +235,29 @@ require_clean() {  # what result-line
   fi
 }
 
-# The next pool: RATE for DUR seconds, and half as much again (wrk's two threads do not share
-# the work evenly), never smaller than the last one.
+max() { if [ "$1" -gt "$2" ]; then echo "$1"; else echo "$2"; fi; }
+
+# The next pool: RATE for DUR seconds, and a quarter as much again (wrk's two threads do not
+# share the work evenly), never smaller than the last one. A pool takes longer to mint than to
+# use (authorize costs the server more than the exchange), and a code lives 60 s.
 next_pool() {  # side grant rate
-  NEXT[$1.$2]=$(awk -v r="$3" -v d="$DUR" -v s="${NEXT[$1.$2]:-0}" 'BEGIN{ n = int(r * d * 1.5) + 1000; if (s > n) n = s; print n }')
+  NEXT[$1.$2]=$(awk -v r="$3" -v d="$DUR" -v s="${NEXT[$1.$2]:-0}" 'BEGIN{ n = int(r * d * 1.25) + 1000; if (s > n) n = s; print n }')
 }
 
-# One measured run: a pool sized from the rate measured so far, and again twice as large if it
-# ran out. side grant conns base auth_path token_path client_id basic sessions_file
+# One measured run: a pool sized from the fastest rate measured so far on this side (the code
+# exchanges run first at each connection count, and refreshes go about as fast), and, if it ran
+# out, again from the rate the run kept until it did.
+# side grant conns base auth_path token_path client_id basic sessions_file
 run_pooled() {
-  local side=$1 grant=$2 conns=$3 size=${NEXT[$1.$2]:-${NEXT[$1.code]:-$POOL}}
+  local side=$1 grant=$2 conns=$3 size
+  size=$(max "${NEXT[$1.$2]:-0}" "${NEXT[$1.code]:-$POOL}")
   shift 3
   for _ in 1 2 3; do
     load_pool "$side" "$grant" "$conns" "$DUR" "$size" "$@"
     [ "$(field "$LINE" exhausted)" = 0 ] && break
-    echo "bench: $side $grant: the pool of $size ran out before $DUR s; minting twice as many" >&2
-    size=$((size * 2))
+    size=$(awk -v r="$(field "$LINE" rate_before_out)" -v d="$DUR" -v s="$size" \
+      'BEGIN{ n = int(r * d * 1.25) + 1000; if (n < s * 1.25) n = int(s * 2); print n }')
+    echo "bench: $side $grant: the pool ran out before $DUR s, at $(field "$LINE" rate_before_out) req/s; minting $size" >&2
   done
   [ "$(field "$LINE" exhausted)" = 0 ] || { echo "bench: $side $grant at $conns connections: every pool ran out" >&2; exit 1; }
   require_clean "$side $grant at $conns connections" "$LINE"
@@ -382,7 +342,7 @@ if [ "$PEER" = 1 ]; then
     || { echo "bench: the peer does not publish the shared key $KID" >&2; cat "$work/peer.log" >&2; exit 1; }
   : >"$work/sessions-peer"
   for n in $(seq 1 "$SESSIONS"); do
-    python3 "$work/mint.py" sign-in-peer "http://127.0.0.1:$PEER_PORT" "$peer_client" "$REDIRECT_URI" "user-$n" >>"$work/sessions-peer"
+    python3 "$work/sign_in_peer.py" "http://127.0.0.1:$PEER_PORT" "$peer_client" "$REDIRECT_URI" "user-$n" >>"$work/sessions-peer"
   done
   measure_side peer "http://127.0.0.1:$PEER_PORT" /auth /token "$peer_client" "$peer_secret" "$work/sessions-peer"
 fi
