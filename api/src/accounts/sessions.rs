@@ -38,6 +38,8 @@ pub struct Viewer {
     pub session_id: Uuid,
     /// When this session last proved who is behind it (signed in or confirmed).
     pub authenticated_at: DateTime<Utc>,
+    /// When this session signed in (the OpenID Provider's `auth_time`).
+    pub signed_in_at: DateTime<Utc>,
 }
 
 impl Viewer {
@@ -129,6 +131,7 @@ pub async fn authenticate(ctx: &Context, token: &str) -> Result<Viewer> {
     touch(&ctx.db, session, now).await?;
     Ok(Viewer {
         authenticated_at: session.authenticated_at.unwrap_or(session.created_at),
+        signed_in_at: session.created_at,
         user: user.clone(),
         session_id,
     })

@@ -2,8 +2,8 @@
 //! and the consent screen for clients that are not first-party. Its pages are in `pages`, RP-initiated
 //! logout in `logout`.
 
-use chrono::{DateTime, Utc};
-use entity::{oauth_codes, oauth_consents, sessions as session_rows};
+use chrono::Utc;
+use entity::{oauth_codes, oauth_consents};
 use sea_orm::{ActiveModelTrait, EntityTrait, Set, sea_query::OnConflict};
 use serde::Deserialize;
 use url::Url;
@@ -145,21 +145,6 @@ fn to_sign_in(ctx: &Context, query: &AuthorizeQuery, fresh_after: Option<i64>) -
     BrowserAnswer::Redirect(login.into())
 }
 
-/// The signed-in session behind the browser's cookie, with when it signed in.
-async fn browser_session(
-    ctx: &Context,
-    caller: &Browser<'_>,
-) -> crate::error::Result<Option<(sessions::Viewer, DateTime<Utc>)>> {
-    let Some(viewer) = sessions::optional(ctx, caller.token).await? else {
-        return Ok(None);
-    };
-    let signed_in_at = session_rows::Entity::find_by_id(viewer.session_id)
-        .one(&ctx.db)
-        .await?
-        .map(|s| s.created_at);
-    Ok(signed_in_at.map(|at| (viewer, at)))
-}
-
 /// The request's client and its redirect URI when both are registered; else the error page
 /// (never a redirect to an address the client did not register).
 async fn registered(
@@ -246,8 +231,8 @@ async fn authorize_inner(
     };
 
     let now = Utc::now();
-    let session = browser_session(ctx, caller).await?;
-    let Some((viewer, signed_in_at)) = session else {
+    // The signed-in session behind the browser's cookie, read with its account in one query.
+    let Some(viewer) = sessions::optional(ctx, caller.token).await? else {
         if prompt_none {
             return fail("login_required", "The user is not signed in");
         }
@@ -261,6 +246,7 @@ async fn authorize_inner(
         .ts_after
         .as_deref()
         .and_then(|value| verified_after(ctx, value, &client.client_id));
+    let signed_in_at = viewer.signed_in_at;
     let signed_in_since_asked = asked_after.is_some_and(|after| signed_in_at.timestamp_millis() >= after);
     let too_old_for_max_age = !signed_in_since_asked
         && max_age.is_some_and(|age| signed_in_at + chrono::Duration::seconds(age) <= now);

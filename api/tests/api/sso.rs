@@ -467,6 +467,30 @@ sso_test! {
 }
 
 sso_test! {
+    async fn the_id_token_says_when_the_person_signed_in_not_when_the_platform_asked(app) {
+        use sea_orm::{EntityTrait, sea_query::Expr};
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "when@example.com").await;
+        // Signed in three hours ago, and seen since.
+        let signed_in = chrono::Utc::now() - chrono::Duration::hours(3);
+        entity::sessions::Entity::update_many()
+            .col_expr(entity::sessions::Column::CreatedAt, Expr::value(signed_in))
+            .exec(&app.db)
+            .await
+            .unwrap();
+        let (url, _, nonce, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.expect("tokens");
+        let claims = tokens.id_token().unwrap().claims(&rp.client().id_token_verifier(), &nonce).unwrap();
+        assert_eq!(claims.auth_time().map(|t| t.timestamp()), Some(signed_in.timestamp()));
+        // A platform that wants a sign-in within the hour sends the person to sign in again.
+        let (url, ..) = rp.authorize_url();
+        let location = visit(&browser, &format!("{url}&max_age=3600")).await.1.unwrap();
+        assert_eq!(location.path(), "/login");
+    }
+}
+
+sso_test! {
     async fn a_partner_asks_for_consent_once(app) {
         let partner = Rp::register(&app, NewClient { name: "Acme Jobs".to_owned(), redirect_uris: vec![REDIRECT.to_owned()], ..NewClient::default() }).await;
         let browser = signed_in_browser(&app, "consent@example.com").await;
