@@ -4,13 +4,14 @@
 
 use chrono::Utc;
 use entity::{oauth_codes, oauth_consents};
-use sea_orm::{ActiveModelTrait, EntityTrait, Set, sea_query::OnConflict};
+use sea_orm::{EntityTrait, Set, sea_query::OnConflict};
 use serde::Deserialize;
 use url::Url;
 use uuid::Uuid;
 
 use super::{
     BrowserAnswer, CODE_TTL, clients, grants,
+    issuance::Write,
     pages::{consent_page, error_page, refused_form},
     parse_scope,
 };
@@ -278,7 +279,7 @@ async fn authorize_inner(
     }
 
     let code = grants::new_token();
-    oauth_codes::ActiveModel {
+    let stored = oauth_codes::ActiveModel {
         code_hash: Set(grants::key_of(&code)),
         // In the order grants are made, like the keys of their codes and tokens.
         grant_id: Set(Uuid::now_v7()),
@@ -292,10 +293,15 @@ async fn authorize_inner(
         auth_time: Set(signed_in_at),
         expires_at: Set(now + CODE_TTL),
         used_at: Set(None),
+    };
+    // Stored by the provider's grouped writer, in one transaction with the codes and
+    // exchanges written at the same moment.
+    match ctx.issuance.write(Write::Code(stored)).await {
+        Ok(_) => Ok(back_to_client(ctx, &redirect_uri, &query, &[("code", &code)])),
+        // The sign-in ended between its check and the write: as if it had ended before.
+        Err(err) if err.error == "invalid_grant" => Ok(to_sign_in(ctx, &query, None)),
+        Err(err) => Ok(BrowserAnswer::Error(err)),
     }
-    .insert(&ctx.db)
-    .await?;
-    Ok(back_to_client(ctx, &redirect_uri, &query, &[("code", &code)]))
 }
 
 /// The consent form's body: the authorize request carried on, and the decision.

@@ -1,8 +1,9 @@
-//! The token endpoint's writes, grouped: exchanges that have passed their checks while a write
-//! is at the database wait for the next one, and that write spends every code and refresh
-//! token waiting on it and stores all their new tokens in one transaction.
+//! The provider's writes, grouped: exchanges that have passed their checks, and codes the
+//! authorize endpoint issues, wait while a write is at the database for the next one, and that
+//! write spends every code and refresh token waiting on it and stores all their new tokens and
+//! codes in one transaction.
 //!
-//! Each exchange keeps its own outcome. A code or refresh token is spent by the first
+//! Each write keeps its own outcome. A code or refresh token is spent by the first
 //! exchange that presents it, in the order they arrived, as if each had its own transaction:
 //! a second one in the same write, or in any later one, finds it spent. What grouping saves
 //! is the write's fixed cost (on SQLite the database's one write lock, held across each
@@ -35,8 +36,8 @@ const MAX_WRITES: usize = 64;
 /// hash), so each connection prepares four statements instead of one per group size.
 const SPEND_SIZES: [usize; 4] = [1, 4, 16, 64];
 
-/// How many exchanges' tokens one insert stores, at most: a group is stored in chunks of
-/// powers of two up to this, so each connection prepares six inserts, not one per size.
+/// How many exchanges' tokens (or new codes) one insert stores, at most: a group is stored in
+/// chunks of powers of two up to this (see [`power_of_two_chunks`]).
 const MAX_STORED_PER_INSERT: usize = 32;
 
 /// What an exchange spends, by its hash: a code or a refresh token.
@@ -73,10 +74,20 @@ pub enum Outcome {
     AlreadySpent,
 }
 
-/// One exchange's write: what it spends and the access and refresh tokens it stores.
-pub struct Write {
-    pub spend: Spend,
-    pub tokens: [oauth_tokens::ActiveModel; 2],
+/// One write: an exchange's, or a new code's.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a write is moved once into the queue and out; boxing the tokens would cost every exchange an allocation to save a code 300 bytes"
+)]
+pub enum Write {
+    /// An exchange: what it spends and the access and refresh tokens it stores.
+    Exchange {
+        spend: Spend,
+        tokens: [oauth_tokens::ActiveModel; 2],
+    },
+    /// An authorization: the code it stores. It spends nothing, so it is always
+    /// [`Outcome::Stored`] unless it fails.
+    Code(oauth_codes::ActiveModel),
 }
 
 struct Waiting {
@@ -106,12 +117,12 @@ impl Issuance {
         }
     }
 
-    /// Spends the code or refresh token and stores the tokens, in a transaction that started
-    /// after this call: both happen or neither does.
+    /// Spends the code or refresh token and stores the tokens (or stores the new code), in a
+    /// transaction that started after this call: both happen or neither does.
     ///
     /// # Errors
-    /// `invalid_grant` when the tokens could not be stored because the sign-in they belong
-    /// to ended meanwhile; `temporarily_unavailable` or `server_error` when the database
+    /// `invalid_grant` when the tokens or the code could not be stored because the sign-in
+    /// they belong to ended meanwhile; `temporarily_unavailable` or `server_error` when the database
     /// failed.
     pub async fn write(self: &Arc<Self>, write: Write) -> Result<Outcome, OAuthError> {
         let (sender, outcome) = oneshot::channel();
@@ -187,15 +198,22 @@ impl Issuance {
     }
 
     /// Spends what the writes present, in their order, and stores the tokens of those that
-    /// spent it, in one transaction.
+    /// spent it and the new codes, in one transaction.
     async fn commit(&self, writes: &[Write]) -> Result<Vec<Outcome>, Failed> {
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await.map_err(Failed::Spending)?;
         let (mut code_hashes, mut refresh_hashes) = (Vec::new(), Vec::new());
         for write in writes {
-            match &write.spend {
-                Spend::Code(hash) => code_hashes.push(hash.as_str()),
-                Spend::Refresh(hash) => refresh_hashes.push(hash.as_str()),
+            match write {
+                Write::Exchange {
+                    spend: Spend::Code(hash),
+                    ..
+                } => code_hashes.push(hash.as_str()),
+                Write::Exchange {
+                    spend: Spend::Refresh(hash),
+                    ..
+                } => refresh_hashes.push(hash.as_str()),
+                Write::Code(_) => {}
             }
         }
         let mut codes = spend::<oauth_codes::Entity>(
@@ -220,9 +238,16 @@ impl Issuance {
         let outcomes: Vec<Outcome> = writes
             .iter()
             .map(|w| {
-                let spent = match &w.spend {
-                    Spend::Code(hash) => codes.remove(hash.as_str()),
-                    Spend::Refresh(hash) => refresh.remove(hash.as_str()),
+                let spent = match w {
+                    Write::Exchange {
+                        spend: Spend::Code(hash),
+                        ..
+                    } => codes.remove(hash.as_str()),
+                    Write::Exchange {
+                        spend: Spend::Refresh(hash),
+                        ..
+                    } => refresh.remove(hash.as_str()),
+                    Write::Code(_) => true,
                 };
                 if spent {
                     Outcome::Stored
@@ -231,35 +256,52 @@ impl Issuance {
                 }
             })
             .collect();
-        let stored: Vec<&Write> = writes
-            .iter()
-            .zip(&outcomes)
-            .filter(|(_, outcome)| **outcome == Outcome::Stored)
-            .map(|(w, _)| w)
-            .collect();
-        let mut rest = stored.as_slice();
-        while !rest.is_empty() {
-            let size = rest.len().min(MAX_STORED_PER_INSERT);
-            // The largest power of two that fits.
-            let size = 1 << size.ilog2();
-            let (chunk, after) = rest.split_at(size);
-            oauth_tokens::Entity::insert_many(chunk.iter().flat_map(|w| w.tokens.iter().cloned()))
+        let mut tokens = Vec::new();
+        let mut new_codes = Vec::new();
+        for (write, outcome) in writes.iter().zip(&outcomes) {
+            match write {
+                Write::Exchange { tokens: pair, .. } if *outcome == Outcome::Stored => {
+                    tokens.push(pair.clone());
+                }
+                Write::Exchange { .. } => {}
+                Write::Code(code) => new_codes.push(code.clone()),
+            }
+        }
+        for chunk in power_of_two_chunks(tokens) {
+            oauth_tokens::Entity::insert_many(chunk.into_iter().flatten())
                 .exec_without_returning(&txn)
                 .await
                 .map_err(Failed::Storing)?;
-            rest = after;
+        }
+        for chunk in power_of_two_chunks(new_codes) {
+            oauth_codes::Entity::insert_many(chunk)
+                .exec_without_returning(&txn)
+                .await
+                .map_err(Failed::Storing)?;
         }
         txn.commit().await.map_err(Failed::Spending)?;
         Ok(outcomes)
     }
 }
 
+/// `rows` in chunks of the largest power of two that fits, up to [`MAX_STORED_PER_INSERT`]: so
+/// each connection prepares six inserts of a kind, not one per group size.
+fn power_of_two_chunks<T>(mut rows: Vec<T>) -> Vec<Vec<T>> {
+    let mut chunks = Vec::new();
+    while !rows.is_empty() {
+        let size = 1 << rows.len().min(MAX_STORED_PER_INSERT).ilog2();
+        let rest = rows.split_off(size);
+        chunks.push(std::mem::replace(&mut rows, rest));
+    }
+    chunks
+}
+
 /// Why a group's transaction failed.
 enum Failed {
     /// Beginning, spending or committing: the database failed.
     Spending(DbErr),
-    /// Storing the tokens: the sign-in they belong to was ended meanwhile (its foreign key
-    /// is gone).
+    /// Storing the tokens or a code: the sign-in they belong to was ended meanwhile (its
+    /// foreign key is gone).
     Storing(DbErr),
 }
 
@@ -387,10 +429,39 @@ pub(super) mod tests {
                 expires_at: Set(now + Duration::minutes(10)),
                 used_at: Set(None),
             };
-            Write {
+            Write::Exchange {
                 spend,
                 tokens: [row("access"), row("refresh")],
             }
+        }
+
+        /// The write storing a new code of `session_id`; answers it with the key.
+        fn new_code(&self, session_id: Uuid) -> (Write, String) {
+            let now = Utc::now();
+            let key = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
+            let code = oauth_codes::ActiveModel {
+                code_hash: Set(key.clone()),
+                grant_id: Set(Uuid::now_v7()),
+                client_id: Set(self.client.client_id.clone()),
+                user_id: Set(self.user.id),
+                session_id: Set(session_id),
+                redirect_uri: Set("https://rp.example/cb".to_owned()),
+                code_challenge: Set("x".to_owned()),
+                nonce: Set(None),
+                scope: Set("openid".to_owned()),
+                auth_time: Set(now),
+                expires_at: Set(now + Duration::minutes(1)),
+                used_at: Set(None),
+            };
+            (Write::Code(code), key)
+        }
+
+        async fn stored(&self, key: &str) -> bool {
+            oauth_codes::Entity::find_by_id(key.to_owned())
+                .one(&self.db)
+                .await
+                .unwrap()
+                .is_some()
         }
 
         async fn used(&self, hash: &str) -> bool {
@@ -450,6 +521,55 @@ pub(super) mod tests {
         assert!(fx.used(&first).await && fx.used(&second).await);
         assert!(!fx.used(&unstorable).await, "nothing of a failed write is kept");
         assert_eq!(oauth_tokens::Entity::find().count(&fx.db).await.unwrap(), 4);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn new_codes_share_a_group_with_exchanges_and_fail_alone() {
+        let fx = fixture().await;
+        let spent = fx.code().await;
+        let session = fx.session.id;
+        let issuance = Issuance::new(&fx.db);
+        let (kept, kept_key) = fx.new_code(session);
+        // Its sign-in is gone: its insert fails on the foreign key, and only it.
+        let (orphan, orphan_key) = fx.new_code(Uuid::new_v4());
+        let group = [kept, fx.write(Spend::Code(spent.clone()), session), orphan];
+        let answers = issuance.write_group(&group).await;
+        use Outcome::Stored;
+        assert_eq!(outcomes(&answers), [Ok(Stored), Ok(Stored), Err("invalid_grant")]);
+        assert!(fx.stored(&kept_key).await, "the good code is stored");
+        assert!(
+            !fx.stored(&orphan_key).await,
+            "nothing of the failed write is kept"
+        );
+        assert!(fx.used(&spent).await);
+        assert_eq!(oauth_tokens::Entity::find().count(&fx.db).await.unwrap(), 2);
+        // The stored code can be spent by a later exchange, once.
+        let again = [
+            fx.write(Spend::Code(kept_key.clone()), session),
+            fx.write(Spend::Code(kept_key.clone()), session),
+        ];
+        let answers = issuance.write_group(&again).await;
+        assert_eq!(outcomes(&answers), [Ok(Stored), Ok(Outcome::AlreadySpent)]);
+    }
+
+    #[test]
+    fn rows_are_stored_in_chunks_of_powers_of_two() {
+        let sizes = |n: usize| -> Vec<usize> {
+            power_of_two_chunks((0..n).collect())
+                .iter()
+                .map(Vec::len)
+                .collect()
+        };
+        assert_eq!(sizes(0), Vec::<usize>::new());
+        assert_eq!(sizes(1), [1]);
+        assert_eq!(sizes(7), [4, 2, 1]);
+        assert_eq!(sizes(64), [32, 32]);
+        assert_eq!(sizes(45), [32, 8, 4, 1]);
+        let rows: Vec<usize> = power_of_two_chunks((0..45).collect())
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(rows, (0..45).collect::<Vec<_>>(), "every row once, in order");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

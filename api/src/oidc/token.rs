@@ -358,7 +358,7 @@ async fn issue(
     let client = &proved.client;
     let id_token = id_token(ctx, proved, grant, user, &access, code).await?;
     let ends = grant.session_ends_at;
-    let write = Write {
+    let write = Write::Exchange {
         spend: spent.clone(),
         tokens: [
             ("access", access.as_str(), (now + ACCESS_TTL).min(ends)),
