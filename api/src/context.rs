@@ -33,7 +33,8 @@ pub struct Context {
     pub public_feed: Arc<PublicFeedCache>,
     /// The token endpoint's reads, coalesced into one query per moment (never cached).
     pub grants: Grants,
-    /// The token endpoint's writes, grouped into one transaction per moment.
+    /// The provider's writes (new codes, token exchanges), grouped into one transaction per
+    /// moment.
     pub issuance: Arc<Issuance>,
     /// Opens the OpenID Provider's sealed signing keys.
     pub vault: Arc<Vault>,

@@ -112,9 +112,9 @@ fn set_no_delay(ours: u16, theirs: u16) {
 #[cfg(not(target_os = "linux"))]
 fn set_no_delay(_ours: u16, _theirs: u16) {}
 
-/// The connection for the writes one task makes in turn (the token endpoint's grouped writes):
-/// on SQLite a pool of one connection of its own, opened on first use with the shared pool's
-/// settings; on PostgreSQL the shared pool.
+/// The connection for the writes one task makes in turn (the provider's grouped writes of codes
+/// and exchanges): on SQLite a pool of one connection of its own, opened on first use with the
+/// shared pool's settings; on PostgreSQL the shared pool.
 ///
 /// A SQLite connection keeps the pages it read until another connection commits. Taken from
 /// the shared pool, the writer's connection had always seen other connections' commits (the
