@@ -962,13 +962,19 @@ sso_test! {
         let rp = Rp::platform(&app).await;
         let emails = ["one@example.com", "two@example.com"];
         let browsers = [signed_in_browser(&app, emails[0]).await, signed_in_browser(&app, emails[1]).await];
-        let mut codes = Vec::new();
-        for n in 0..16 {
+        // Sixteen codes asked for at once, then exchanged at once: the server stores the codes,
+        // and then the tokens, in groups, and each keeps what is its own.
+        let codes = futures::future::join_all((0..16).map(|n| {
             let (url, _, _, verifier) = rp.authorize_url();
-            let code = param(&visit(&browsers[n % 2], url.as_str()).await.1.unwrap(), "code").unwrap();
-            codes.push((emails[n % 2], code, verifier.secret().to_owned()));
-        }
-        // All at once: the server writes them in groups, and each keeps what is its own.
+            let browser = &browsers[n % 2];
+            async move {
+                let code = param(&visit(browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+                (emails[n % 2], code, verifier.secret().to_owned())
+            }
+        }))
+        .await;
+        let distinct: std::collections::HashSet<_> = codes.iter().map(|(_, code, _)| code).collect();
+        assert_eq!(distinct.len(), 16, "a code given twice");
         let answers = futures::future::join_all(
             codes.iter().map(|(_, code, verifier)| rp.exchange(code, PkceCodeVerifier::new(verifier.clone()))),
         )
