@@ -90,6 +90,16 @@ pub enum Write {
     Code(oauth_codes::ActiveModel),
 }
 
+impl Write {
+    /// What it spends: an exchange's code or refresh token, nothing for a new code.
+    fn spends(&self) -> Option<&Spend> {
+        match self {
+            Self::Exchange { spend, .. } => Some(spend),
+            Self::Code(_) => None,
+        }
+    }
+}
+
 struct Waiting {
     write: Write,
     outcome: oneshot::Sender<Result<Outcome, OAuthError>>,
@@ -203,17 +213,10 @@ impl Issuance {
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await.map_err(Failed::Spending)?;
         let (mut code_hashes, mut refresh_hashes) = (Vec::new(), Vec::new());
-        for write in writes {
-            match write {
-                Write::Exchange {
-                    spend: Spend::Code(hash),
-                    ..
-                } => code_hashes.push(hash.as_str()),
-                Write::Exchange {
-                    spend: Spend::Refresh(hash),
-                    ..
-                } => refresh_hashes.push(hash.as_str()),
-                Write::Code(_) => {}
+        for spend in writes.iter().filter_map(Write::spends) {
+            match spend {
+                Spend::Code(hash) => code_hashes.push(hash.as_str()),
+                Spend::Refresh(hash) => refresh_hashes.push(hash.as_str()),
             }
         }
         let mut codes = spend::<oauth_codes::Entity>(
@@ -238,16 +241,11 @@ impl Issuance {
         let outcomes: Vec<Outcome> = writes
             .iter()
             .map(|w| {
-                let spent = match w {
-                    Write::Exchange {
-                        spend: Spend::Code(hash),
-                        ..
-                    } => codes.remove(hash.as_str()),
-                    Write::Exchange {
-                        spend: Spend::Refresh(hash),
-                        ..
-                    } => refresh.remove(hash.as_str()),
-                    Write::Code(_) => true,
+                let spent = match w.spends() {
+                    Some(Spend::Code(hash)) => codes.remove(hash.as_str()),
+                    Some(Spend::Refresh(hash)) => refresh.remove(hash.as_str()),
+                    // A new code spends nothing.
+                    None => true,
                 };
                 if spent {
                     Outcome::Stored
@@ -390,14 +388,21 @@ pub(super) mod tests {
     impl Fixture {
         /// A stored, unused code; answers the key it is stored under.
         pub async fn code(&self) -> String {
+            let (code, key) = self.code_row(self.session.id);
+            code.insert(&self.db).await.unwrap();
+            key
+        }
+
+        /// An unused code of `session_id`, not stored yet, and its key.
+        fn code_row(&self, session_id: Uuid) -> (oauth_codes::ActiveModel, String) {
             let now = Utc::now();
-            let hash = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
-            oauth_codes::ActiveModel {
-                code_hash: Set(hash.clone()),
-                grant_id: Set(Uuid::new_v4()),
+            let key = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
+            let code = oauth_codes::ActiveModel {
+                code_hash: Set(key.clone()),
+                grant_id: Set(Uuid::now_v7()),
                 client_id: Set(self.client.client_id.clone()),
                 user_id: Set(self.user.id),
-                session_id: Set(self.session.id),
+                session_id: Set(session_id),
                 redirect_uri: Set("https://rp.example/cb".to_owned()),
                 code_challenge: Set("x".to_owned()),
                 nonce: Set(None),
@@ -405,11 +410,8 @@ pub(super) mod tests {
                 auth_time: Set(now),
                 expires_at: Set(now + Duration::minutes(1)),
                 used_at: Set(None),
-            }
-            .insert(&self.db)
-            .await
-            .unwrap();
-            hash
+            };
+            (code, key)
         }
 
         /// The write spending `spend`, storing two new tokens of `session_id`.
@@ -435,24 +437,9 @@ pub(super) mod tests {
             }
         }
 
-        /// The write storing a new code of `session_id`; answers it with the key.
+        /// The write storing a new code of `session_id`, and the code's key.
         fn new_code(&self, session_id: Uuid) -> (Write, String) {
-            let now = Utc::now();
-            let key = crate::oidc::grants::key_of(&crate::oidc::grants::new_token());
-            let code = oauth_codes::ActiveModel {
-                code_hash: Set(key.clone()),
-                grant_id: Set(Uuid::now_v7()),
-                client_id: Set(self.client.client_id.clone()),
-                user_id: Set(self.user.id),
-                session_id: Set(session_id),
-                redirect_uri: Set("https://rp.example/cb".to_owned()),
-                code_challenge: Set("x".to_owned()),
-                nonce: Set(None),
-                scope: Set("openid".to_owned()),
-                auth_time: Set(now),
-                expires_at: Set(now + Duration::minutes(1)),
-                used_at: Set(None),
-            };
+            let (code, key) = self.code_row(session_id);
             (Write::Code(code), key)
         }
 
