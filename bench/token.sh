@@ -6,7 +6,9 @@
 #   1. the authorization-code exchange: grant_type=authorization_code, PKCE S256, a
 #      confidential client authenticated with client_secret_basic, a fresh code per request;
 #   2. refresh-token rotation: grant_type=refresh_token, a fresh refresh token per request
-#      (rotation makes each one single-use).
+#      (rotation makes each one single-use);
+#   3. the authorize endpoint that issues the codes: one signed-in session asking again and
+#      again, each answer a redirect with a new code.
 # Both sides sign their ID tokens with the same key (made here, given to our server as its
 # signing key and to the peer as its JWKS, same kid): RS256 with a 2048-bit RSA key, or with
 # ALG=EdDSA an Ed25519 key and a client registered for it on both sides. Both put the same
@@ -265,6 +267,38 @@ run_pooled() {
   next_pool "$side" "$grant" "$(field "$LINE" rps)"
 }
 
+# The authorize endpoint: one signed-in session asks for a code again and again with one fixed
+# request (RFC 7636's example challenge; the codes are never exchanged). One request before the
+# run and one after must each come back with a code, and wrk counts any 4xx or 5xx.
+# side conns base auth_path client_id sessions_file
+authorize_run() {
+  local side=$1 conns=$2 url header server_before db_before="" requests
+  url="$3$4?response_type=code&client_id=$5&redirect_uri=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
+  url="$url&scope=openid%20email%20profile&state=bench-state&nonce=bench-nonce"
+  url="$url&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGN8Fpxr1M&code_challenge_method=S256"
+  header=$(head -1 "$6")
+  gives_code() { curl -s -o /dev/null -w '%{redirect_url}' -H "$header" "$url" | grep -q '[?&]code='; }
+  gives_code || { echo "bench: $side's authorize endpoint answered no code" >&2; exit 1; }
+  cat >"$work/authorize.lua" <<'LUA'
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT requests=%d rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d socket_errors=%d exhausted=0\n",
+    summary.requests, summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000, e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+  [ "$side" = postgres ] && db_before=$(database_ticks)
+  server_before=$(process_ticks "$server")
+  LINE=$(wrk -t2 -c"$conns" -d"${DUR}s" --timeout 30s --latency -s "$work/authorize.lua" -H "$header" "$url" | grep '^RESULT') \
+    || { echo "bench: wrk gave no result for $side authorize" >&2; exit 1; }
+  requests=$(field "$LINE" requests)
+  LINE="$LINE server_cpu_ms=$(per_request "$server_before" "$(process_ticks "$server")" "$requests")"
+  [ -n "$db_before" ] && LINE="$LINE db_cpu_ms=$(per_request "$db_before" "$(database_ticks)" "$requests")"
+  require_clean "$side authorize at $conns connections" "$LINE"
+  gives_code || { echo "bench: $side's authorize endpoint answered no code after its run" >&2; exit 1; }
+  R[$side.authorize.$conns]=$LINE
+}
+
 # Both grants at each connection count, after a warm-up (Node's JIT, our pools and caches)
 # that also sizes the first pool: 2 s of code exchanges from a pool of PROBE codes.
 measure_side() {  # side base auth_path token_path client_id client_secret sessions_file
@@ -276,6 +310,10 @@ measure_side() {  # side base auth_path token_path client_id client_secret sessi
   for conns in $CONNS; do
     run_pooled "$side" code "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
     run_pooled "$side" refresh "$conns" "$base" "$auth" "$token" "$client" "$basic" "$sessions"
+  done
+  # Last, so that its unused codes do not sit in the tables the exchanges use.
+  for conns in $CONNS; do
+    authorize_run "$side" "$conns" "$base" "$auth" "$client" "$sessions"
   done
   PEAK[$side]=$(awk '/^VmHWM:/ {print $2}' "/proc/$server/status")
 }
@@ -363,8 +401,12 @@ echo
 echo "| grant | conns | server | req/s | p50 ms | p99 ms | CPU ms per request | req/s ours/peer | p99 ours/peer |"
 echo "|---|---|---|---|---|---|---|---|---|"
 sides="$DATABASES"; [ "$PEER" = 1 ] && sides="$sides peer"
-for grant in code refresh; do
-  label="authorization_code + PKCE"; [ "$grant" = refresh ] && label="refresh_token, rotated"
+for grant in code refresh authorize; do
+  case "$grant" in
+    code) label="authorization_code + PKCE" ;;
+    refresh) label="refresh_token, rotated" ;;
+    *) label="authorize: a new code (302/303)" ;;
+  esac
   for conns in $CONNS; do
     peer=${R[peer.$grant.$conns]:-}
     for side in $sides; do
@@ -381,4 +423,4 @@ echo
 for side in $sides; do
   echo "peak resident memory, $(name "$side"): $(( ${PEAK[$side]:-0} / 1024 )) MiB"
 done
-echo "Every run: 0 non-2xx answers, 0 socket errors, no code or token used twice (the script stops otherwise)."
+echo "Every run: 0 non-2xx answers (authorize: every answer a redirect, none 4xx or 5xx), 0 socket errors, no code or token used twice (the script stops otherwise)."
