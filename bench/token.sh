@@ -48,6 +48,7 @@ BASE="http://127.0.0.1:$PORT"
 PEER_PORT=$((PORT + 1))
 # Registered on both sides and never followed: the minting reads the code from the Location.
 REDIRECT_URI="http://127.0.0.1:9/callback"
+REDIRECT_URI_ENCODED="http%3A%2F%2F127.0.0.1%3A9%2Fcallback"   # the same, percent-encoded for a query
 export PGOPTIONS="--client-min-messages=warning"
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -273,7 +274,7 @@ run_pooled() {
 # side conns base auth_path client_id sessions_file
 authorize_run() {
   local side=$1 conns=$2 url header server_before db_before="" requests
-  url="$3$4?response_type=code&client_id=$5&redirect_uri=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$REDIRECT_URI")"
+  url="$3$4?response_type=code&client_id=$5&redirect_uri=$REDIRECT_URI_ENCODED"
   url="$url&scope=openid%20email%20profile&state=bench-state&nonce=bench-nonce"
   url="$url&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGN8Fpxr1M&code_challenge_method=S256"
   header=$(head -1 "$6")

@@ -132,8 +132,8 @@ impl Issuance {
     ///
     /// # Errors
     /// `invalid_grant` when the tokens or the code could not be stored because the sign-in
-    /// they belong to ended meanwhile; `temporarily_unavailable` or `server_error` when the database
-    /// failed.
+    /// they belong to ended meanwhile; `temporarily_unavailable` or `server_error` when the
+    /// database failed.
     pub async fn write(self: &Arc<Self>, write: Write) -> Result<Outcome, OAuthError> {
         let (sender, outcome) = oneshot::channel();
         let start_writer = {
@@ -443,22 +443,20 @@ pub(super) mod tests {
             (Write::Code(code), key)
         }
 
-        async fn stored(&self, key: &str) -> bool {
+        /// The code stored under `key`, if any.
+        async fn stored_code(&self, key: &str) -> Option<oauth_codes::Model> {
             oauth_codes::Entity::find_by_id(key.to_owned())
                 .one(&self.db)
                 .await
                 .unwrap()
-                .is_some()
         }
 
-        async fn used(&self, hash: &str) -> bool {
-            oauth_codes::Entity::find_by_id(hash.to_owned())
-                .one(&self.db)
-                .await
-                .unwrap()
-                .unwrap()
-                .used_at
-                .is_some()
+        async fn stored(&self, key: &str) -> bool {
+            self.stored_code(key).await.is_some()
+        }
+
+        async fn used(&self, key: &str) -> bool {
+            self.stored_code(key).await.unwrap().used_at.is_some()
         }
     }
 
