@@ -100,9 +100,16 @@ pub enum OauthClientCommand {
     /// List the registered clients.
     List,
     /// Give a confidential client a new secret (printed once; the old one stops working).
-    RotateSecret { client_id: String },
+    RotateSecret {
+        /// Ids made before they were hex could begin with `-`: read as the id, not an option.
+        #[arg(allow_hyphen_values = true)]
+        client_id: String,
+    },
     /// Delete a client with its tokens and consents.
-    Delete { client_id: String },
+    Delete {
+        #[arg(allow_hyphen_values = true)]
+        client_id: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]

@@ -95,10 +95,22 @@ impl From<oauth_clients::Model> for Client {
     }
 }
 
-fn random(bytes: usize) -> String {
+fn random_bytes(bytes: usize) -> Vec<u8> {
     let mut buf = vec![0u8; bytes];
     OsRng.fill_bytes(&mut buf);
-    URL_SAFE_NO_PAD.encode(buf)
+    buf
+}
+
+/// A secret: 32 random bytes, base64url (43 characters).
+fn new_secret() -> String {
+    URL_SAFE_NO_PAD.encode(random_bytes(32))
+}
+
+/// A client id: 16 random bytes in hex, so digits and `a`-`f` only. In base64url one id in 64
+/// began with `-`, which a command line reads as an option (`api oauth-client delete -dEM…`
+/// was refused as an unknown flag) and a double-click does not select whole.
+fn new_client_id() -> String {
+    hex::encode(random_bytes(16))
 }
 
 /// An absolute http(s) URI without a fragment; plain http only for this machine.
@@ -211,9 +223,9 @@ pub async fn create(
     {
         public_target(uri)?;
     }
-    let secret = (!new.public).then(|| random(32));
+    let secret = (!new.public).then(new_secret);
     let row = oauth_clients::ActiveModel {
-        client_id: Set(random(16)),
+        client_id: Set(new_client_id()),
         name: Set(name),
         secret_hash: Set(secret.as_deref().map(tokens::sha256_hex)),
         redirect_uris: Set(serde_json::to_string(&redirects).map_err(Error::internal)?),
@@ -283,7 +295,7 @@ pub async fn rotate_secret(db: &impl ConnectionTrait, client_id: &str) -> Result
     if row.secret_hash.is_none() {
         return Err(Error::BadRequest("A public client has no secret".to_owned()));
     }
-    let secret = random(32);
+    let secret = new_secret();
     let mut row: oauth_clients::ActiveModel = row.into();
     row.secret_hash = Set(Some(tokens::sha256_hex(&secret)));
     row.update(db).await?;

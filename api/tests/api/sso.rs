@@ -778,6 +778,10 @@ async fn the_oauth_client_commands_need_only_the_database() {
         .unwrap()
         .to_owned();
     assert!(secret.len() >= 43);
+    assert!(
+        client_id.len() == 32 && client_id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "an id no command line reads as an option: {client_id}"
+    );
     let (ok, out, _) = cli(
         &url,
         &[
@@ -823,7 +827,8 @@ async fn the_oauth_client_commands_need_only_the_database() {
     );
     assert!(!ok && err.contains("https"), "{err}\nstdout: {out}");
 
-    let (_, list, _) = cli(&url, &["oauth-client", "list"]);
+    let (ok, list, err) = cli(&url, &["oauth-client", "list"]);
+    assert!(ok, "{err}");
     assert!(
         list.contains(&client_id)
             && list.contains("confidential, first-party\tRS256")
@@ -842,6 +847,40 @@ async fn the_oauth_client_commands_need_only_the_database() {
     assert!(ok, "{err}");
     let (ok, _, err) = cli(&url, &["oauth-client", "delete", &client_id]);
     assert!(!ok && err.contains("No client"), "{err}");
+
+    // Ids were base64url before: one in 64 began with `-`, and the commands took it for an
+    // option. Such a client is still rotated and deleted by its id.
+    let (ok, out, err) = cli(
+        &url,
+        &[
+            "oauth-client",
+            "create",
+            "--name",
+            "Old",
+            "--redirect-uri",
+            "https://old.example/cb",
+        ],
+    );
+    assert!(ok, "{err}");
+    let new_id = out.lines().find_map(|l| l.strip_prefix("client_id: ")).unwrap();
+    let legacy_id = "-dEMw4qUn-vnapgMjUyBgA";
+    let db = sea_orm::Database::connect(&url).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(
+        &db,
+        &format!("UPDATE oauth_clients SET client_id = '{legacy_id}' WHERE client_id = '{new_id}'"),
+    )
+    .await
+    .unwrap();
+    db.close().await.unwrap();
+    let (ok, rotated, err) = cli(&url, &["oauth-client", "rotate-secret", legacy_id]);
+    assert!(
+        ok && rotated.contains(&format!("client_id: {legacy_id}")),
+        "{err}"
+    );
+    let (ok, _, err) = cli(&url, &["oauth-client", "delete", legacy_id]);
+    assert!(ok, "{err}");
+    let (_, list, _) = cli(&url, &["oauth-client", "list"]);
+    assert!(!list.contains("Old"), "{list}");
     // The signing keys are sealed with the server's KEY_ENCRYPTION_KEY: rotating them needs
     // the server's settings, not the database alone.
     let (ok, _, err) = cli(&url, &["signing-key", "rotate"]);
