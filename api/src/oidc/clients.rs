@@ -2,7 +2,7 @@
 //! (GraphQL), each with its exact redirect URIs. A confidential client's secret is shown once
 //! and stored as its SHA-256 (it is 256 random bits); a public client proves itself with PKCE.
 
-use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::URL_SAFE_NO_PAD};
+use base64::{Engine, engine::general_purpose::STANDARD};
 use chrono::Utc;
 use entity::oauth_clients;
 use rand::{RngCore, rngs::OsRng};
@@ -95,22 +95,13 @@ impl From<oauth_clients::Model> for Client {
     }
 }
 
-fn random_bytes(bytes: usize) -> Vec<u8> {
-    let mut buf = vec![0u8; bytes];
-    OsRng.fill_bytes(&mut buf);
-    buf
-}
-
-/// A secret: 32 random bytes, base64url (43 characters).
-fn new_secret() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes(32))
-}
-
 /// A client id: 16 random bytes in hex, so digits and `a`-`f` only. In base64url one id in 64
 /// began with `-`, which a command line reads as an option (`api oauth-client delete -dEM…`
 /// was refused as an unknown flag) and a double-click does not select whole.
 fn new_client_id() -> String {
-    hex::encode(random_bytes(16))
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    hex::encode(id)
 }
 
 /// An absolute http(s) URI without a fragment; plain http only for this machine.
@@ -223,7 +214,7 @@ pub async fn create(
     {
         public_target(uri)?;
     }
-    let secret = (!new.public).then(new_secret);
+    let secret = (!new.public).then(tokens::random_token);
     let row = oauth_clients::ActiveModel {
         client_id: Set(new_client_id()),
         name: Set(name),
@@ -295,7 +286,7 @@ pub async fn rotate_secret(db: &impl ConnectionTrait, client_id: &str) -> Result
     if row.secret_hash.is_none() {
         return Err(Error::BadRequest("A public client has no secret".to_owned()));
     }
-    let secret = new_secret();
+    let secret = tokens::random_token();
     let mut row: oauth_clients::ActiveModel = row.into();
     row.secret_hash = Set(Some(tokens::sha256_hex(&secret)));
     row.update(db).await?;
