@@ -38,6 +38,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
                 opts.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
                     .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
                     .foreign_keys(true)
+                    // SQLite's temporary tables in memory, not in files: an `UPDATE … RETURNING`
+                    // gathers its rows in one, and each grouped write of the token endpoint
+                    // created, wrote and deleted a file in /var/tmp for it.
+                    .pragma("temp_store", "memory")
             })
             .map_sqlx_sqlite_pool_opts(|pool| {
                 pool.after_connect(|conn, _| Box::pin(async move { tune(conn).await }))
@@ -307,6 +311,27 @@ mod tests {
         let mut second = pool.acquire().await.unwrap();
         assert!(plans_are_stable(&mut first).await);
         assert!(plans_are_stable(&mut second).await);
+    }
+
+    #[tokio::test]
+    async fn every_sqlite_connection_keeps_temporary_tables_in_memory() {
+        use sea_orm::{ConnectionTrait, Statement};
+        let dir = tempfile::tempdir().unwrap();
+        let db = connect(&format!("sqlite://{}/temp.db?mode=rwc", dir.path().display()))
+            .await
+            .unwrap();
+        for conn in [db.clone(), dedicated_writer(&db)] {
+            let row = conn
+                .query_one_raw(Statement::from_string(
+                    conn.get_database_backend(),
+                    "PRAGMA temp_store",
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            // 2 is MEMORY; the default, 0, lets SQLite use files.
+            assert_eq!(row.try_get_by_index::<i32>(0).unwrap(), 2);
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
