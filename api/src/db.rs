@@ -9,6 +9,10 @@ use sea_orm::{
     TransactionTrait,
 };
 
+mod held;
+
+pub use held::Held;
+
 /// How long a statement waits for a free connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 

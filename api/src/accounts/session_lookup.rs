@@ -16,7 +16,10 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use crate::batch::{Coalesced, Found, Read, ReadFailed, padded_chunks};
+use crate::{
+    batch::{Coalesced, Found, Read, ReadFailed, padded_chunks},
+    db::Held,
+};
 
 /// How many ids a query asks for: a batch is padded up to the next of these (repeating an
 /// id), so the database sees five statements, each prepared once per connection, instead of
@@ -33,7 +36,8 @@ pub type SessionLookup = Coalesced<SessionReads>;
 
 /// The sessions' reads, by id.
 pub struct SessionReads {
-    db: DatabaseConnection,
+    /// The reader's own connection: it sends one read after another.
+    db: Held,
     /// The read of each of [`QUERY_SIZES`], built once (see [`read_sql`]).
     statements: [String; QUERY_SIZES.len()],
 }
@@ -61,7 +65,7 @@ impl SessionReads {
         let backend = db.get_database_backend();
         Self {
             statements: QUERY_SIZES.map(|size| read_sql(backend, size)),
-            db,
+            db: Held::new(&db),
         }
     }
 

@@ -16,6 +16,7 @@ use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOr
 use crate::{
     accounts::tokens,
     batch::{Coalesced, Found, Read, ReadFailed, padded_chunks},
+    db::Held,
 };
 
 /// The hex digits of a token's issue time, at its front: milliseconds since 1970, 48 bits (a
@@ -70,7 +71,8 @@ pub type GrantRow<M> = (
 
 /// The reads of one kind of grant, by hash.
 pub struct GrantReads<E: EntityTrait> {
-    db: DatabaseConnection,
+    /// The reader's own connection: it sends one read after another.
+    db: Held,
     /// Which rows of the table are grants of this kind.
     rows: fn() -> Select<E>,
     hash: E::Column,
@@ -91,13 +93,13 @@ impl Grants {
     pub fn new(db: &DatabaseConnection) -> Self {
         Self {
             codes: Arc::new(Coalesced::new(GrantReads {
-                db: db.clone(),
+                db: Held::new(db),
                 rows: oauth_codes::Entity::find,
                 hash: oauth_codes::Column::CodeHash,
                 hash_of: |row| &row.code_hash,
             })),
             refresh_tokens: Arc::new(Coalesced::new(GrantReads {
-                db: db.clone(),
+                db: Held::new(db),
                 rows: || oauth_tokens::Entity::find().filter(oauth_tokens::Column::Kind.eq("refresh")),
                 hash: oauth_tokens::Column::TokenHash,
                 hash_of: |row| &row.token_hash,

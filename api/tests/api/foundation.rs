@@ -734,3 +734,46 @@ async fn postgres_connections_send_each_statement_without_waiting() {
     }
     assert_eq!(checked, ports, "every connection's socket was found");
 }
+
+/// The session check keeps a PostgreSQL connection of its own (`db::Held`). When PostgreSQL ends
+/// it (here every connection of the app's database, as a failover or an administrator would),
+/// a check that meets the dead connection is answered 503, and the next opens another: checks
+/// are served again, not refused for as long as the process lives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_checks_are_served_again_after_postgresql_ends_their_connection() {
+    use sea_orm::{ConnectionTrait, Statement};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let token = app.signed_up("held@example.com").await;
+    json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+
+    let ended = app
+        .db
+        .query_one_raw(Statement::from_string(
+            app.db.get_database_backend(),
+            "SELECT COUNT(pg_terminate_backend(pid))::int FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get_by_index::<i32>(0)
+        .unwrap();
+    assert!(ended >= 1, "no connection of the server's was ended");
+
+    let mut statuses = Vec::new();
+    while statuses.last() != Some(&StatusCode::OK) {
+        assert!(statuses.len() < 5, "checks stay refused: {statuses:?}");
+        let response = app.get_as(&token, "/api/auth/verify").await;
+        statuses.push(response.status());
+        if response.status() != StatusCode::OK {
+            let body = json_of(response, StatusCode::SERVICE_UNAVAILABLE).await;
+            assert_eq!(body["code"], "UNAVAILABLE");
+        }
+    }
+    for _ in 0..5 {
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+    }
+}
