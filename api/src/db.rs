@@ -16,6 +16,10 @@ pub use held::Held;
 /// How long a statement waits for a free connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// A connection idle this long is pinged before its next statement: one that the database, a
+/// firewall or a proxy dropped while it was idle is replaced before a request meets it.
+const PING_WHEN_IDLE_FOR: Duration = Duration::from_secs(1);
+
 /// Opens the pool. SQLite runs in WAL mode with foreign keys on and waits up to 10 s for
 /// another connection's write, so the embedded default survives concurrent writers and a
 /// crash; its parent folder is created.
@@ -32,7 +36,7 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         // restart or a dropped idle connection is caught there); pinging on every checkout
         // cost a round trip per statement, a fifth of PostgreSQL's work per sign-in. A hot
         // connection that breaks fails its statement (503) and is replaced.
-        .test_before_acquire_if_idle_for(Duration::from_secs(1));
+        .test_before_acquire_if_idle_for(PING_WHEN_IDLE_FOR);
     if url.starts_with("sqlite:") {
         ensure_sqlite_folder(url)?;
         options

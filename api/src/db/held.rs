@@ -7,7 +7,7 @@
 //! each read went to whichever connection the pool handed out. With one connection kept,
 //! PostgreSQL spends 35-45 % less on each session check (BENCHMARKS.md).
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Instant};
 
 use sea_orm::{
     ConnectionTrait, DatabaseConnection, DbBackend, DbErr, ExecResult, QueryResult, RuntimeErr, Statement,
@@ -16,6 +16,8 @@ use sea_orm::{
 use sea_query_sqlx::SqlxValues;
 use tokio::sync::Mutex;
 
+use super::PING_WHEN_IDLE_FOR;
+
 /// A connection taken from `pool` when first needed and kept, with the pool's settings (sqlx's
 /// hooks on a new connection run as for any other). It leaves the pool, so the pool's own
 /// connections are not fewer for it.
@@ -23,10 +25,17 @@ use tokio::sync::Mutex;
 /// A statement that fails takes the connection with it (a dropped connection, a restarted
 /// database, a crashed worker thread), and the next statement opens another. So does a statement
 /// whose caller stops waiting for it: a connection is kept only once its statement has ended
-/// well.
+/// well. As the pool does, a connection idle for a while is pinged before its next statement,
+/// and replaced if that fails.
 pub struct Held {
     pool: DatabaseConnection,
-    conn: Mutex<Option<Conn>>,
+    kept: Mutex<Option<Kept>>,
+}
+
+struct Kept {
+    conn: Conn,
+    /// When its last statement ended.
+    used_at: Instant,
 }
 
 enum Conn {
@@ -52,7 +61,7 @@ impl Held {
     pub fn new(pool: &DatabaseConnection) -> Self {
         Self {
             pool: pool.clone(),
-            conn: Mutex::new(None),
+            kept: Mutex::new(None),
         }
     }
 
@@ -75,23 +84,40 @@ impl Held {
         })
     }
 
+    /// The kept connection when it is fresh, or answers a ping; else a new one.
+    async fn live(&self, kept: Option<Kept>) -> Result<Conn, DbErr> {
+        match kept {
+            Some(Kept { conn, used_at }) if used_at.elapsed() < PING_WHEN_IDLE_FOR => return Ok(conn),
+            Some(Kept { mut conn, .. }) => {
+                let pinged = match &mut conn {
+                    Conn::Sqlite(conn) => sqlx::Connection::ping(conn).await,
+                    Conn::Postgres(conn) => sqlx::Connection::ping(conn).await,
+                };
+                if pinged.is_ok() {
+                    return Ok(conn);
+                }
+            }
+            None => {}
+        }
+        self.open()
+            .await
+            .map_err(|err| DbErr::Conn(RuntimeErr::SqlxError(Arc::new(err))))
+    }
+
     async fn run(&self, op: Op<'_>) -> Result<Done, DbErr> {
-        let mut slot = self.conn.lock().await;
+        let mut slot = self.kept.lock().await;
         // Out of the slot while the statement runs: dropped with this future, it is not kept.
-        let mut conn = match slot.take() {
-            Some(conn) => conn,
-            None => self
-                .open()
-                .await
-                .map_err(|err| DbErr::Conn(RuntimeErr::SqlxError(Arc::new(err))))?,
-        };
+        let mut conn = self.live(slot.take()).await?;
         let done = match &mut conn {
             Conn::Sqlite(conn) => run_on::<sqlx::Sqlite>(conn, op).await,
             Conn::Postgres(conn) => run_on::<sqlx::Postgres>(conn, op).await,
         };
         match done {
             Ok(done) => {
-                *slot = Some(conn);
+                *slot = Some(Kept {
+                    conn,
+                    used_at: Instant::now(),
+                });
                 Ok(done)
             }
             // Any failure: on PostgreSQL even a refusal may be the server ending the connection

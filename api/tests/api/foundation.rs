@@ -736,9 +736,10 @@ async fn postgres_connections_send_each_statement_without_waiting() {
 }
 
 /// The session check keeps a PostgreSQL connection of its own (`db::Held`). When PostgreSQL ends
-/// it (here every connection of the app's database, as a failover or an administrator would),
-/// a check that meets the dead connection is answered 503, and the next opens another: checks
-/// are served again, not refused for as long as the process lives.
+/// it (here every connection of the app's database, as a failover or an administrator would)
+/// while checks arrive, a check that meets the dead connection is answered 503 and the next
+/// opens another. When it was ended while idle, as a firewall drops an idle connection, the
+/// first check already finds a new one: an idle connection is pinged before use.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn session_checks_are_served_again_after_postgresql_ends_their_connection() {
     use sea_orm::{ConnectionTrait, Statement};
@@ -747,22 +748,24 @@ async fn session_checks_are_served_again_after_postgresql_ends_their_connection(
         return;
     };
     let token = app.signed_up("held@example.com").await;
+    let end_every_connection = || async {
+        let ended = app
+            .db
+            .query_one_raw(Statement::from_string(
+                app.db.get_database_backend(),
+                "SELECT COUNT(pg_terminate_backend(pid))::int FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index::<i32>(0)
+            .unwrap();
+        assert!(ended >= 1, "no connection of the server's was ended");
+    };
+
     json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
-
-    let ended = app
-        .db
-        .query_one_raw(Statement::from_string(
-            app.db.get_database_backend(),
-            "SELECT COUNT(pg_terminate_backend(pid))::int FROM pg_stat_activity \
-             WHERE datname = current_database() AND pid <> pg_backend_pid()",
-        ))
-        .await
-        .unwrap()
-        .unwrap()
-        .try_get_by_index::<i32>(0)
-        .unwrap();
-    assert!(ended >= 1, "no connection of the server's was ended");
-
+    end_every_connection().await;
     let mut statuses = Vec::new();
     while statuses.last() != Some(&StatusCode::OK) {
         assert!(statuses.len() < 5, "checks stay refused: {statuses:?}");
@@ -774,6 +777,13 @@ async fn session_checks_are_served_again_after_postgresql_ends_their_connection(
         }
     }
     for _ in 0..5 {
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+    }
+
+    end_every_connection().await;
+    // Longer than the idle time after which a connection is pinged before use (1 s).
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    for _ in 0..3 {
         json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
     }
 }
