@@ -38,7 +38,7 @@ impl AppState {
         let providers = Arc::new(crate::providers::Providers::new(config.providers.clone()));
         let webauthn = crate::accounts::passkeys::relying_party(&config).map(Arc::new);
         Self(Arc::new(Context {
-            sessions: Arc::new(SessionLookup::new(SessionReads::new(db.clone()))),
+            sessions: Arc::new(SessionLookup::new(SessionReads::new(&db))),
             grants: Grants::new(&db),
             issuance: Arc::new(Issuance::new(&db)),
             db,

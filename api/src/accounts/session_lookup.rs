@@ -61,11 +61,11 @@ fn read_sql(backend: DbBackend, size: usize) -> String {
 }
 
 impl SessionReads {
-    pub fn new(db: DatabaseConnection) -> Self {
+    pub fn new(db: &DatabaseConnection) -> Self {
         let backend = db.get_database_backend();
         Self {
             statements: QUERY_SIZES.map(|size| read_sql(backend, size)),
-            db: Held::new(&db),
+            db: Held::new(db),
         }
     }
 
@@ -127,7 +127,7 @@ mod tests {
         for _ in 0..300 {
             stored.push(session(&db, &user).await.id);
         }
-        let lookup = Arc::new(SessionLookup::new(SessionReads::new(db)));
+        let lookup = Arc::new(SessionLookup::new(SessionReads::new(&db)));
         // More lookups at once than one query asks for, known and unknown, some twice.
         let ids: Vec<(Uuid, bool)> = stored
             .iter()

@@ -45,9 +45,9 @@ enum Conn {
 
 /// What a statement is asked to do.
 enum Op<'a> {
-    Execute(&'a Statement),
+    Execute(Statement),
     Unprepared(&'a str),
-    Rows(&'a Statement),
+    Rows(Statement),
 }
 
 /// What it did.
@@ -136,9 +136,10 @@ where
     QueryResult: From<DB::Row>,
     ExecResult: From<DB::QueryResult>,
 {
-    let query = |statement: &Statement| {
-        let values = statement.values.clone().unwrap_or(sea_orm::Values(Vec::new()));
-        sqlx::query_with(AssertSqlSafe(statement.sql.clone()), SqlxValues(values))
+    // The statement is moved in: a read's text and values are not copied.
+    let query = |statement: Statement| {
+        let values = statement.values.unwrap_or(sea_orm::Values(Vec::new()));
+        sqlx::query_with(AssertSqlSafe(statement.sql), SqlxValues(values))
     };
     Ok(match op {
         Op::Execute(statement) => Done::Executed(query(statement).execute(&mut *conn).await?.into()),
@@ -161,7 +162,7 @@ impl ConnectionTrait for Held {
     }
 
     async fn execute_raw(&self, statement: Statement) -> Result<ExecResult, DbErr> {
-        match self.run(Op::Execute(&statement)).await? {
+        match self.run(Op::Execute(statement)).await? {
             Done::Executed(result) => Ok(result),
             Done::Rows(_) => unreachable!("an execution answers with its result"),
         }
@@ -179,7 +180,7 @@ impl ConnectionTrait for Held {
     }
 
     async fn query_all_raw(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        match self.run(Op::Rows(&statement)).await? {
+        match self.run(Op::Rows(statement)).await? {
             Done::Rows(rows) => Ok(rows),
             Done::Executed(_) => unreachable!("a query answers with its rows"),
         }
@@ -200,10 +201,7 @@ mod tests {
 
     #[tokio::test]
     async fn statements_share_one_connection_until_one_fails() {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = crate::db::connect(&format!("sqlite://{}/held.db?mode=rwc", dir.path().display()))
-            .await
-            .unwrap();
+        let (_dir, pool) = crate::test_support::database().await;
         let held = Held::new(&pool);
         // A temporary table is its connection's alone.
         held.execute_unprepared("CREATE TEMP TABLE mine (n INTEGER)")
