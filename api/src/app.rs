@@ -121,6 +121,7 @@ impl Application {
         let worker: Option<JoinHandle<()>> = self.mail_worker.map(|w| tokio::spawn(w.run(stop_rx.clone())));
         let backchannel = crate::oidc::backchannel::Worker::new(&self.state)?;
         let backchannel = tokio::spawn(backchannel.run(stop_rx.clone()));
+        let checkpoints = tokio::spawn(db::checkpoint::run(self.state.db.clone(), stop_rx.clone()));
         let janitor = tokio::spawn(janitor::run(
             self.state.db.clone(),
             self.state.config.session_idle,
@@ -167,6 +168,7 @@ impl Application {
             }
             let _ = janitor.await;
             let _ = backchannel.await;
+            let _ = checkpoints.await;
         };
         if tokio::time::timeout(DRAIN_LIMIT, background).await.is_err() {
             tracing::warn!("the mail worker did not stop within {DRAIN_LIMIT:?}");

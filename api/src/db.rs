@@ -9,6 +9,7 @@ use sea_orm::{
     TransactionTrait,
 };
 
+pub mod checkpoint;
 mod held;
 mod no_delay;
 
@@ -24,7 +25,8 @@ const PING_WHEN_IDLE_FOR: Duration = Duration::from_secs(1);
 
 /// Opens the pool. SQLite runs in WAL mode with foreign keys on and waits up to 10 s for
 /// another connection's write, so the embedded default survives concurrent writers and a
-/// crash; its parent folder is created.
+/// crash; its parent folder is created. No commit copies the log into the database file: a
+/// served instance does that on a task of its own ([`checkpoint::run`]).
 ///
 /// # Errors
 /// When the database cannot be reached or the SQLite folder cannot be created.
@@ -52,6 +54,9 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
                     // gathers its rows in one, and each grouped write of the token endpoint
                     // created, wrote and deleted a file in /var/tmp for it.
                     .pragma("temp_store", "memory")
+                    // No checkpoint inside a commit: a served instance checkpoints on a task of
+                    // its own (`checkpoint::run`), so no commit waits for its two `fsync`s.
+                    .pragma("wal_autocheckpoint", "0")
             })
             .map_sqlx_sqlite_pool_opts(|pool| {
                 pool.after_connect(|conn, _| Box::pin(async move { tune(conn).await }))

@@ -609,6 +609,54 @@ async fn sqlite_runs_in_wal_mode_with_foreign_keys() {
     assert_eq!(pragma("foreign_keys").await, "1");
     // No `busy_timeout`: a busy handler of our own waits for another connection's write
     // (`db::tests::a_write_waits_for_another_connections_transaction_instead_of_failing`).
+    // No checkpoint inside a commit: the served instance checkpoints on a task of its own (the
+    // next test).
+    assert_eq!(pragma("wal_autocheckpoint").await, "0");
+}
+
+/// What a served instance commits reaches the SQLite file itself, not only its write-ahead log,
+/// within moments and without a thousand pages of writes first: a copy of the file alone (a
+/// backup that leaves the log out, say) holds an account made a moment before.
+#[tokio::test]
+async fn a_served_sqlite_instance_copies_its_log_into_the_database_file_within_moments() {
+    use std::time::{Duration, Instant};
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    app.signed_up("filed@example.com").await;
+    let file = app
+        .database_url
+        .trim_start_matches("sqlite://")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let copies = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    for n in 0.. {
+        // A copy taken while a checkpoint writes may be torn: it counts as not there yet.
+        let copy = copies.path().join(format!("copy-{n}.db"));
+        std::fs::copy(&file, &copy).unwrap();
+        let accounts = match sea_orm::Database::connect(format!("sqlite://{}?mode=rw", copy.display())).await
+        {
+            Ok(db) => {
+                let found = crate::helpers::try_count(
+                    &db,
+                    "SELECT COUNT(*) FROM users WHERE email = 'filed@example.com'",
+                )
+                .await;
+                db.close().await.ok();
+                found
+            }
+            Err(_) => None,
+        };
+        if accounts == Some(1) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the database file alone still lacks the account after 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 db_test! {

@@ -583,6 +583,15 @@ pub async fn count(db: &DatabaseConnection, sql: &str) -> i64 {
     row.try_get_by_index::<i64>(0).expect("a number")
 }
 
+/// A single number from SQL on `db`, or `None` when the statement fails.
+pub async fn try_count(db: &DatabaseConnection, sql: &str) -> Option<i64> {
+    let row = db
+        .query_one_raw(Statement::from_string(db.get_database_backend(), sql.to_owned()))
+        .await
+        .ok()??;
+    row.try_get_by_index::<i64>(0).ok()
+}
+
 /// The JSON body, after checking the status.
 /// For a race of requests for one thing that can be had once: exactly one got it (200) and
 /// every other one was `refused` with this status. Returns the statuses for further checks.
