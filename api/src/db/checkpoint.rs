@@ -27,7 +27,8 @@ use super::Held;
 pub const EVERY: Duration = Duration::from_millis(250);
 
 /// Checkpoints `db`'s log every [`EVERY`] until `shutdown` changes; on PostgreSQL, nothing.
-/// A checkpoint that fails is logged, and the next one tries again on a new connection.
+/// A checkpoint that fails is tried again at the next tick on a new connection. The first
+/// failure is logged as a warning and the recovery as news, not each of four tries a second.
 pub async fn run(db: DatabaseConnection, mut shutdown: watch::Receiver<bool>) {
     if db.get_database_backend() != DbBackend::Sqlite {
         return;
@@ -35,6 +36,7 @@ pub async fn run(db: DatabaseConnection, mut shutdown: watch::Receiver<bool>) {
     let conn = Held::new(&db);
     let mut every = tokio::time::interval(EVERY);
     every.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut failing = false;
     loop {
         tokio::select! {
             _ = every.tick() => {}
@@ -42,8 +44,16 @@ pub async fn run(db: DatabaseConnection, mut shutdown: watch::Receiver<bool>) {
         }
         // Another instance's checkpoint running at the same moment is no error: this one
         // answers "busy" and the next tick copies what is left.
-        if let Err(err) = conn.execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)").await {
-            tracing::warn!(error = %err, "SQLite checkpoint failed");
+        match conn.execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)").await {
+            Err(err) if !failing => {
+                failing = true;
+                tracing::warn!(error = %err, "SQLite checkpoints are failing; retrying every {EVERY:?}");
+            }
+            Ok(_) if failing => {
+                failing = false;
+                tracing::info!("SQLite checkpoints succeed again");
+            }
+            _ => {}
         }
     }
 }
