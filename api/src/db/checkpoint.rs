@@ -24,7 +24,7 @@ use super::Held;
 /// How often the log is copied into the database file. The token endpoint under load grows it
 /// by about 2,000 pages a second on this machine, so a checkpoint copies some 500 of them,
 /// where SQLite's own waited for 1,000.
-pub const EVERY: Duration = Duration::from_millis(250);
+const EVERY: Duration = Duration::from_millis(250);
 
 /// Checkpoints `db`'s log every [`EVERY`] until `shutdown` changes; on PostgreSQL, nothing.
 /// A checkpoint that fails is tried again at the next tick on a new connection. The first

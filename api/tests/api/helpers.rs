@@ -575,15 +575,12 @@ pub fn sqlite_only() -> bool {
 
 /// A single number from SQL on `db` (a count, say).
 pub async fn count(db: &DatabaseConnection, sql: &str) -> i64 {
-    let row = db
-        .query_one_raw(Statement::from_string(db.get_database_backend(), sql.to_owned()))
+    try_count(db, sql)
         .await
-        .expect("sql")
-        .expect("a row");
-    row.try_get_by_index::<i64>(0).expect("a number")
+        .unwrap_or_else(|| panic!("no number from {sql}"))
 }
 
-/// A single number from SQL on `db`, or `None` when the statement fails.
+/// A single number from SQL on `db`, or `None` when the statement fails or answers none.
 pub async fn try_count(db: &DatabaseConnection, sql: &str) -> Option<i64> {
     let row = db
         .query_one_raw(Statement::from_string(db.get_database_backend(), sql.to_owned()))
@@ -592,7 +589,6 @@ pub async fn try_count(db: &DatabaseConnection, sql: &str) -> Option<i64> {
     row.try_get_by_index::<i64>(0).ok()
 }
 
-/// The JSON body, after checking the status.
 /// For a race of requests for one thing that can be had once: exactly one got it (200) and
 /// every other one was `refused` with this status. Returns the statuses for further checks.
 pub fn exactly_one_won(answers: &[Response], refused: StatusCode) -> Vec<StatusCode> {
@@ -609,6 +605,7 @@ pub fn exactly_one_won(answers: &[Response], refused: StatusCode) -> Vec<StatusC
     statuses
 }
 
+/// The JSON body, after checking the status.
 pub async fn json_of(response: Response, status: StatusCode) -> Value {
     let actual = response.status();
     let body: Value = response.json().await.expect("a JSON body");
