@@ -3,13 +3,13 @@
 //!
 //! With `synchronous = NORMAL` a commit only appends to the log. The checkpoint that copies the
 //! log into the database file is what waits for the disk: a sync of the log, then one of the
-//! file (`fdatasync`, see `.cargo/config.toml`), 15-20 ms together on a virtual disk. SQLite
-//! runs it inside the commit that finds the log at 1,000 pages or more. Under load that was the
-//! token endpoint's grouped writer, about twice a second, and every exchange queued for the
-//! next group waited behind it (BENCHMARKS.md). Every connection now has the automatic
-//! checkpoint off ([`super::connect`]), and a served instance checkpoints every [`EVERY`] on a
-//! connection of its own, in SQLite's PASSIVE mode: it copies what no reader still needs, waits
-//! for no other connection and makes none wait.
+//! file, 15-20 ms together on a virtual disk as `fsync`s (SQLite now uses `fdatasync`, see
+//! `.cargo/config.toml`). SQLite runs it inside the commit that finds the log at 1,000 pages
+//! or more. Under load that was the token endpoint's grouped writer, about twice a second, and
+//! every exchange queued for the next group waited behind it (BENCHMARKS.md). Every connection
+//! now has the automatic checkpoint off ([`super::connect`]), and a served instance checkpoints
+//! every [`EVERY`] on a connection of its own, in SQLite's PASSIVE mode: it copies what no
+//! reader still needs, waits for no other connection and makes none wait.
 //!
 //! A process that does not serve (the commands of `api`) checkpoints when it closes its last
 //! connection, as SQLite always does.
