@@ -13,6 +13,7 @@ use std::{
 
 use axum::{
     Extension, Router,
+    body::Body,
     extract::{MatchedPath, Request, State},
     http::{HeaderName, HeaderValue, Method, header},
     middleware::{self, Next},
@@ -22,7 +23,7 @@ use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tower::ServiceBuilder;
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    compression::CompressionLayer,
+    compression::{CompressionBody, CompressionLayer},
     cors::{AllowOrigin, CorsLayer},
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
@@ -96,6 +97,9 @@ pub fn apply(router: Router, state: &AppState, schema: AppSchema) -> Router {
                 HeaderValue::from_static("strict-origin-when-cross-origin"),
             ))
             .option_layer(hsts)
+            // The compressed body holds every encoder's state in place (6 KB with brotli's):
+            // boxed here, each layer above moves a 128-byte response instead.
+            .map_response(|response: Response<CompressionBody<Body>>| response.map(Body::new))
             .layer(CompressionLayer::new())
             .layer(Extension(schema))
             .layer(middleware::from_fn_with_state(state.clone(), each_request)),
