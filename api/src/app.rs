@@ -1,7 +1,5 @@
 //! The application: built once, bound to a port (0 in tests), run until stopped.
 
-use std::net::SocketAddr;
-
 use anyhow::Context;
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
 
@@ -130,18 +128,14 @@ impl Application {
         let addr = self.listener.local_addr()?;
         tracing::info!(%addr, env = self.state.config.env.as_str(), "listening");
         let metrics = self.metrics_listener.map(|listener| {
+            let config = self.state.config.clone();
+            // Stopped by `abort` below, with the main listener.
             tokio::spawn(async move {
-                if let Err(err) = axum::serve(listener, http::metrics_router()).await {
-                    tracing::warn!(error = %err, "metrics listener stopped");
-                }
+                http::serve::serve(listener, http::metrics_router(), &config, std::future::pending()).await;
             })
         });
         let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = axum::serve(
-            self.listener,
-            self.router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        let server = http::serve::serve(self.listener, self.router, &self.state.config, async move {
             shutdown.await;
             let _ = stopping_tx.send(());
         });
@@ -154,7 +148,7 @@ impl Application {
             }
         };
         tokio::select! {
-            served = server => served.context("server error")?,
+            () = server => {}
             () = drain_limit => tracing::warn!("requests still open after {DRAIN_LIMIT:?}; stopping anyway"),
         }
         if let Some(metrics) = metrics {

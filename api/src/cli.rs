@@ -131,6 +131,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => {
             let config = read_config()?;
             telemetry::init(!config.env.is_local());
+            match crate::http::serve::raise_open_file_limit() {
+                Ok(limit) => tracing::debug!(limit, "open-file limit"),
+                Err(err) => tracing::warn!(error = %err, "the open-file limit could not be raised"),
+            }
             Application::build(config).await?.run_until_stopped().await
         }
         Command::Migrate => {

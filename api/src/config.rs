@@ -120,6 +120,12 @@ pub struct Config {
     pub metrics_token: Option<Secret>,
     /// `KEY_ENCRYPTION_KEY` and `KEY_ENCRYPTION_KEY_PREVIOUS`: seal the provider's signing keys.
     pub key_encryption: KeyEncryptionKeys,
+    /// `HEADER_READ_TIMEOUT`: how long a connection has to send a request's headers, counted
+    /// from when the server starts waiting for them (an idle connection's wait too).
+    pub header_read_timeout: std::time::Duration,
+    /// `MAX_CONNECTIONS`: connections served at once; `None`, as many as the open-file limit
+    /// allows (see `http::serve`).
+    pub max_connections: Option<usize>,
 }
 
 /// 256-bit keys that seal the OpenID Provider's private keys in the database: the current one,
@@ -322,6 +328,19 @@ impl Config {
             });
         }
         let key_encryption = key_encryption_keys(&get, env, &jwt_secret)?;
+        let header_read_timeout = duration(&get, "HEADER_READ_TIMEOUT", chrono::Duration::seconds(30))?;
+        // A deadline past the clock's range would panic in every connection's task.
+        let header_read_timeout = header_read_timeout
+            .to_std()
+            .ok()
+            .filter(|limit| *limit <= MAX_HEADER_READ_TIMEOUT)
+            .ok_or_else(|| ConfigError::Invalid {
+                name: "HEADER_READ_TIMEOUT",
+                reason: "expected a duration from 1s to 1h, such as 30s".to_owned(),
+            })?;
+        let max_connections = get("MAX_CONNECTIONS")
+            .map(|value| positive_count("MAX_CONNECTIONS", &value))
+            .transpose()?;
         Ok(Self {
             env,
             app_name,
@@ -355,9 +374,26 @@ impl Config {
                 .transpose()?,
             metrics_token: get("METRICS_TOKEN").map(Secret::new),
             key_encryption,
+            header_read_timeout,
+            max_connections,
         })
     }
 }
+
+/// A whole number, at least 1.
+fn positive_count(name: &'static str, value: &str) -> Result<usize, ConfigError> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ConfigError::Invalid {
+            name,
+            reason: "expected a whole number, at least 1".to_owned(),
+        })
+}
+
+/// The longest `HEADER_READ_TIMEOUT` accepted.
+const MAX_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// `true`/`false` (or `1`/`0`), `default` when unset.
 fn flag(
@@ -642,6 +678,46 @@ mod tests {
         assert_eq!(defaults.session_idle, chrono::Duration::days(7));
         assert_eq!(defaults.session_lifetime, chrono::Duration::days(30));
         assert!(defaults.graphql_introspection);
+    }
+
+    #[test]
+    fn connection_limits_take_a_bounded_duration_and_a_positive_count() {
+        let defaults = load(&local()).expect("valid");
+        assert_eq!(defaults.header_read_timeout, std::time::Duration::from_secs(30));
+        assert_eq!(defaults.max_connections, None);
+        let mut vars = local();
+        vars.insert("HEADER_READ_TIMEOUT", "10s");
+        vars.insert("MAX_CONNECTIONS", "5000");
+        let config = load(&vars).expect("valid");
+        assert_eq!(config.header_read_timeout, std::time::Duration::from_secs(10));
+        assert_eq!(config.max_connections, Some(5000));
+        for bad in ["0", "2h", "99999999999d", "soon"] {
+            vars.insert("HEADER_READ_TIMEOUT", bad);
+            assert!(
+                matches!(
+                    load(&vars),
+                    Err(ConfigError::Invalid {
+                        name: "HEADER_READ_TIMEOUT",
+                        ..
+                    })
+                ),
+                "{bad}"
+            );
+        }
+        vars.insert("HEADER_READ_TIMEOUT", "30s");
+        for bad in ["0", "-1", "many", "1.5"] {
+            vars.insert("MAX_CONNECTIONS", bad);
+            assert!(
+                matches!(
+                    load(&vars),
+                    Err(ConfigError::Invalid {
+                        name: "MAX_CONNECTIONS",
+                        ..
+                    })
+                ),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod middleware;
 pub mod oidc;
 pub mod oidc_browser;
 pub mod providers;
+pub mod serve;
 pub mod site;
 
 use axum::{

@@ -14,6 +14,7 @@ mod accounts_password_reset;
 mod accounts_profile;
 mod accounts_register;
 mod admin;
+mod connections;
 mod faults;
 mod foundation;
 mod google;

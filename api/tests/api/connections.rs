@@ -1,0 +1,147 @@
+//! Connections as an attacker holds them: headers sent a byte at a time or not at all, idle
+//! keep-alive connections, and more connections than the server will serve at once. Raw TCP,
+//! so nothing between the test and the server finishes a request for it.
+
+use std::time::{Duration, Instant};
+
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+};
+
+use crate::helpers::{Backend, TestApp};
+
+const HEALTHZ: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
+
+async fn connect(app: &TestApp) -> TcpStream {
+    let address = app.address.trim_start_matches("http://");
+    TcpStream::connect(address).await.expect("connect")
+}
+
+/// What the server sends before `limit`: `None` when it sends nothing and keeps the connection
+/// open, `Some(bytes)` when it answers or closes it (`Some` of nothing: closed).
+async fn read_within(stream: &mut TcpStream, limit: Duration) -> Option<Vec<u8>> {
+    let mut buffer = vec![0; 4096];
+    match tokio::time::timeout(limit, stream.read(&mut buffer)).await {
+        Err(_) => None,
+        Ok(Ok(n)) => Some(buffer[..n].to_vec()),
+        Ok(Err(_)) => Some(Vec::new()),
+    }
+}
+
+/// Sends `bytes` one at a time, `gap` apart, while the server keeps the connection; whether
+/// it was all sent.
+async fn trickle(stream: &mut TcpStream, bytes: &[u8], gap: Duration) -> bool {
+    for byte in bytes {
+        tokio::time::sleep(gap).await;
+        if stream.write_all(&[*byte]).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_slow_with_its_headers_or_idle_is_disconnected_and_a_prompt_one_is_served() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("HEADER_READ_TIMEOUT", "1s")
+        .start()
+        .await;
+    let started = Instant::now();
+    let mut silent = connect(&app).await;
+    let mut idle_after_a_request = connect(&app).await;
+    idle_after_a_request.write_all(HEALTHZ).await.unwrap();
+    let answer = read_within(&mut idle_after_a_request, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    // A byte every 100 ms: each one arrives in time, the headers never do.
+    let mut trickling = connect(&app).await;
+    let endless = [
+        b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".as_slice(),
+        &[b'a'; 100],
+    ]
+    .concat();
+    let sent_it_all = trickle(&mut trickling, &endless, Duration::from_millis(100)).await;
+    assert!(
+        !sent_it_all,
+        "a client trickling its headers for 10 s was still connected"
+    );
+    assert_eq!(
+        read_within(&mut trickling, Duration::from_secs(2)).await,
+        Some(Vec::new()),
+        "closed without an answer"
+    );
+    for (name, stream) in [("silent", &mut silent), ("idle", &mut idle_after_a_request)] {
+        assert_eq!(
+            read_within(stream, Duration::from_secs(2)).await,
+            Some(Vec::new()),
+            "the {name} connection is closed"
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "closed after {:?}",
+        started.elapsed()
+    );
+
+    // Each request on a connection gets the whole limit: three, 600 ms apart, are all answered.
+    let mut unhurried = connect(&app).await;
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        unhurried.write_all(HEALTHZ).await.unwrap();
+        let answer = read_within(&mut unhurried, Duration::from_secs(5)).await.unwrap();
+        assert!(
+            answer.starts_with(b"HTTP/1.1 200"),
+            "{}",
+            String::from_utf8_lossy(&answer)
+        );
+    }
+
+    // Headers that take most of the limit still arrive in time and are answered.
+    let mut slow_but_in_time = connect(&app).await;
+    assert!(trickle(&mut slow_but_in_time, HEALTHZ, Duration::from_millis(10)).await);
+    let answer = read_within(&mut slow_but_in_time, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_connection_cap_a_client_waits_until_one_closes() {
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("MAX_CONNECTIONS", "2")
+        .start()
+        .await;
+    let first = connect(&app).await;
+    let mut second = connect(&app).await;
+    second.write_all(HEALTHZ).await.unwrap();
+    let answer = read_within(&mut second, Duration::from_secs(5)).await.unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "the second connection is served"
+    );
+
+    let mut third = connect(&app).await;
+    third.write_all(HEALTHZ).await.unwrap();
+    assert_eq!(
+        read_within(&mut third, Duration::from_millis(1500)).await,
+        None,
+        "a third connection waits while two are open"
+    );
+    drop(first);
+    let answer = read_within(&mut third, Duration::from_secs(5)).await.unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "served once one closed: {}",
+        String::from_utf8_lossy(&answer)
+    );
+}
