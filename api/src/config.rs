@@ -328,7 +328,7 @@ impl Config {
             });
         }
         let key_encryption = key_encryption_keys(&get, env, &jwt_secret)?;
-        let header_read_timeout = duration(&get, "HEADER_READ_TIMEOUT", chrono::Duration::seconds(30))?;
+        let header_read_timeout = duration(&get, "HEADER_READ_TIMEOUT", DEFAULT_HEADER_READ_TIMEOUT)?;
         // A deadline past the clock's range would panic in every connection's task.
         let header_read_timeout = header_read_timeout
             .to_std()
@@ -391,6 +391,12 @@ fn positive_count(name: &'static str, value: &str) -> Result<usize, ConfigError>
             reason: "expected a whole number, at least 1".to_owned(),
         })
 }
+
+/// `HEADER_READ_TIMEOUT` unless set. It is also how long an idle connection is kept, and a
+/// proxy in front must be the one to close an idle connection, or a request it sends on one
+/// just as we close it fails: longer than the 60 s of nginx's upstream keep-alive and of the
+/// common cloud load balancers.
+const DEFAULT_HEADER_READ_TIMEOUT: chrono::Duration = chrono::Duration::seconds(65);
 
 /// The longest `HEADER_READ_TIMEOUT` accepted.
 const MAX_HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3600);
@@ -683,7 +689,7 @@ mod tests {
     #[test]
     fn connection_limits_take_a_bounded_duration_and_a_positive_count() {
         let defaults = load(&local()).expect("valid");
-        assert_eq!(defaults.header_read_timeout, std::time::Duration::from_secs(30));
+        assert_eq!(defaults.header_read_timeout, std::time::Duration::from_secs(65));
         assert_eq!(defaults.max_connections, None);
         let mut vars = local();
         vars.insert("HEADER_READ_TIMEOUT", "10s");

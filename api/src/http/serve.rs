@@ -1,7 +1,7 @@
 //! Accepting connections and serving HTTP/1.1 on them, with two limits that a server on the
 //! open internet needs and `axum::serve` cannot be given:
 //!
-//! - **A time limit on a request's headers** ([`Config::header_read_timeout`], 30 s by default),
+//! - **A time limit on a request's headers** ([`Config::header_read_timeout`], 65 s by default),
 //!   counted from when the server starts waiting for them. A client that opens connections and
 //!   sends its headers a byte at a time, or nothing at all, or keeps a connection idle between
 //!   requests, has the connection closed when it runs out; without it each such connection was
