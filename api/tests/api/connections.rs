@@ -29,6 +29,18 @@ async fn read_within(stream: &mut TcpStream, limit: Duration) -> Option<Vec<u8>>
     }
 }
 
+/// Reads the server's answer to a request sent on `stream`, and checks it is a 200.
+async fn assert_ok(stream: &mut TcpStream, what: &str) {
+    let answer = read_within(stream, Duration::from_secs(5))
+        .await
+        .unwrap_or_default();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{what}: {}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
 /// Sends `bytes` one at a time, `gap` apart, while the server keeps the connection; whether
 /// it was all sent.
 async fn trickle(stream: &mut TcpStream, bytes: &[u8], gap: Duration) -> bool {
@@ -51,14 +63,7 @@ async fn a_client_slow_with_its_headers_or_idle_is_disconnected_and_a_prompt_one
     let mut silent = connect(&app).await;
     let mut idle_after_a_request = connect(&app).await;
     idle_after_a_request.write_all(HEALTHZ).await.unwrap();
-    let answer = read_within(&mut idle_after_a_request, Duration::from_secs(5))
-        .await
-        .unwrap();
-    assert!(
-        answer.starts_with(b"HTTP/1.1 200"),
-        "{}",
-        String::from_utf8_lossy(&answer)
-    );
+    assert_ok(&mut idle_after_a_request, "idle after a request").await;
     // A byte every 100 ms: each one arrives in time, the headers never do.
     let mut trickling = connect(&app).await;
     let endless = [
@@ -94,25 +99,13 @@ async fn a_client_slow_with_its_headers_or_idle_is_disconnected_and_a_prompt_one
     for _ in 0..3 {
         tokio::time::sleep(Duration::from_millis(600)).await;
         unhurried.write_all(HEALTHZ).await.unwrap();
-        let answer = read_within(&mut unhurried, Duration::from_secs(5)).await.unwrap();
-        assert!(
-            answer.starts_with(b"HTTP/1.1 200"),
-            "{}",
-            String::from_utf8_lossy(&answer)
-        );
+        assert_ok(&mut unhurried, "an unhurried request").await;
     }
 
     // Headers that take most of the limit still arrive in time and are answered.
     let mut slow_but_in_time = connect(&app).await;
     assert!(trickle(&mut slow_but_in_time, HEALTHZ, Duration::from_millis(10)).await);
-    let answer = read_within(&mut slow_but_in_time, Duration::from_secs(5))
-        .await
-        .unwrap();
-    assert!(
-        answer.starts_with(b"HTTP/1.1 200"),
-        "{}",
-        String::from_utf8_lossy(&answer)
-    );
+    assert_ok(&mut slow_but_in_time, "slow but in time").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -124,11 +117,7 @@ async fn past_the_connection_cap_a_client_waits_until_one_closes() {
     let first = connect(&app).await;
     let mut second = connect(&app).await;
     second.write_all(HEALTHZ).await.unwrap();
-    let answer = read_within(&mut second, Duration::from_secs(5)).await.unwrap();
-    assert!(
-        answer.starts_with(b"HTTP/1.1 200"),
-        "the second connection is served"
-    );
+    assert_ok(&mut second, "the second connection is served").await;
 
     let mut third = connect(&app).await;
     third.write_all(HEALTHZ).await.unwrap();
@@ -138,10 +127,5 @@ async fn past_the_connection_cap_a_client_waits_until_one_closes() {
         "a third connection waits while two are open"
     );
     drop(first);
-    let answer = read_within(&mut third, Duration::from_secs(5)).await.unwrap();
-    assert!(
-        answer.starts_with(b"HTTP/1.1 200"),
-        "served once one closed: {}",
-        String::from_utf8_lossy(&answer)
-    );
+    assert_ok(&mut third, "served once one closed").await;
 }
