@@ -107,7 +107,7 @@ pub async fn serve(
             });
         let connection = http
             .clone()
-            .timer(ConnectionTimer::default())
+            .timer(ConnectionTimer::new())
             .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
@@ -157,12 +157,20 @@ async fn refused(err: &io::Error) {
 /// check's throughput and 7 % of `/healthz`'s. So the connection keeps one `Sleep` and moves
 /// it later for each request, which tokio does with one atomic update while it is registered.
 /// A deadline asked for while the last one is still held gets a `Sleep` of its own.
-#[derive(Clone, Default)]
-struct ConnectionTimer(Arc<Mutex<Option<Pin<Box<Sleep>>>>>);
+struct ConnectionTimer(Arc<Mutex<Pin<Box<Sleep>>>>);
+
+impl ConnectionTimer {
+    /// Its `Sleep` is set to the first deadline hyper asks for, before it is ever polled.
+    fn new() -> Self {
+        Self(Arc::new(Mutex::new(Box::pin(tokio::time::sleep_until(
+            tokio::time::Instant::now(),
+        )))))
+    }
+}
 
 /// A deadline handed to hyper: the connection's `Sleep`, or one of its own.
 enum Deadline {
-    Shared(Arc<Mutex<Option<Pin<Box<Sleep>>>>>),
+    Shared(Arc<Mutex<Pin<Box<Sleep>>>>),
     Own(Pin<Box<Sleep>>),
 }
 
@@ -176,12 +184,11 @@ impl hyper::rt::Timer for ConnectionTimer {
         if Arc::strong_count(&self.0) > 1 {
             return Box::pin(Deadline::Own(Box::pin(tokio::time::sleep_until(deadline))));
         }
-        let mut shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        match shared.as_mut() {
-            Some(sleep) => sleep.as_mut().reset(deadline),
-            None => *shared = Some(Box::pin(tokio::time::sleep_until(deadline))),
-        }
-        drop(shared);
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+            .reset(deadline);
         Box::pin(Deadline::Shared(Arc::clone(&self.0)))
     }
 }
@@ -192,12 +199,11 @@ impl Future for Deadline {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         match self.get_mut() {
             Self::Own(sleep) => sleep.as_mut().poll(cx),
-            Self::Shared(shared) => {
-                let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                shared
-                    .as_mut()
-                    .map_or(Poll::Ready(()), |sleep| sleep.as_mut().poll(cx))
-            }
+            Self::Shared(shared) => shared
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_mut()
+                .poll(cx),
         }
     }
 }
