@@ -107,6 +107,19 @@ describe('Header', () => {
     expect(await screen.findByText('Logout failed: Database unavailable')).toBeInTheDocument();
   });
 
+  it('reports a logout that reached no server as an unknown error', async () => {
+    stubFetch((url) =>
+      url.endsWith('/auth/logout')
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : Promise.resolve(signedIn({ id: '1', name: 'Asha', email: 'a@example.com', role: 'hire' })),
+    );
+    renderWithApp(<Header />);
+    fireEvent.click(await within(desktopNav()).findByRole('button', { name: 'Account menu for Asha' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0] as HTMLElement);
+    // The call is tried twice, a second apart, before it counts as failed.
+    expect(await screen.findByText('Logout failed: Unknown error', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
   it('opens the mobile menu with the same links and closes it from a link', async () => {
     stubFetch(() => Promise.resolve(jsonResponse(401, { success: false })));
     renderWithApp(<Header />);

@@ -6,7 +6,11 @@ import { useConfig } from '@/lib/config-context';
 import { markSignedOut } from '@/lib/session';
 import { clearStoredToken } from '@/lib/token-storage';
 
-/** POST /auth/logout. Resolves to the server's error message on failure, null on success. */
+/**
+ * POST /auth/logout. Resolves to null on success; on failure, to the server's message, or
+ * 'Unknown error' when there is none (SPEC.md section 8: a network failure has no server
+ * message).
+ */
 export async function logout(apiBaseUrl: string): Promise<string | null> {
   try {
     // Loaded on first use, like the session check: only a signed-in person logs out.
@@ -14,8 +18,8 @@ export async function logout(apiBaseUrl: string): Promise<string | null> {
     const response = await apiRequest<unknown>(apiBaseUrl, '/auth/logout', { method: 'POST' });
     if (response.status >= 200 && response.status < 300 && response.body?.success !== false) return null;
     return response.body?.message?.trim() || 'Unknown error';
-  } catch (error) {
-    return error instanceof Error && error.message ? error.message : 'Unknown error';
+  } catch {
+    return 'Unknown error';
   }
 }
 

@@ -154,7 +154,7 @@ describe('LoginPage', () => {
     mockApi({});
     setup();
     expect(screen.getByRole('checkbox', { name: 'Remember me' })).not.toBeChecked();
-    expect(screen.getByRole('link', { name: 'Forgot Password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.getByRole('link', { name: 'Forgot Password' })).toHaveAttribute('href', '/forgot-password');
     expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
     expect(screen.getByRole('form', { name: 'Sign in' })).toHaveAttribute('novalidate');

@@ -155,7 +155,7 @@ export function LoginPage() {
             Remember me
           </label>
           <Link to={paths.auth.forgotPassword.getHref()} className="font-semibold text-accent hover:underline">
-            Forgot Password?
+            Forgot Password
           </Link>
         </div>
         <SubmitButton pending={isPending} disabled={socialPending || passkey.isPending}>

@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { getSessionState } from '@/lib/session-store';
+import { getSessionState, SESSION_STALE_TIME_MS } from '@/lib/session-store';
 import { jsonResponse, renderWithApp } from '@/test/render';
 import type { ProfileUser } from '../api/profile-user';
 import { sampleUser } from '../testing/sample-user';
@@ -62,7 +62,11 @@ function mockServer({
     return jsonResponse(200, { data: { deleteUser: { __typename: 'MessagePayload', message: 'Account deleted' } } });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { operations, fetchMock };
+  /** Changes the name the server answers with, as an edit on another device would. */
+  const rename = (name: string) => {
+    user = { ...user, name };
+  };
+  return { operations, fetchMock, rename };
 }
 
 const routes = [{ path: '/', element: <h1>Home route</h1> }];
@@ -90,6 +94,30 @@ describe('ProfilePage', () => {
     const graphQLCall = server.fetchMock.mock.calls.find(([url]) => String(url) === '/api/graphql');
     expect(graphQLCall?.[1]?.credentials).toBe('include');
     expect(new Headers(graphQLCall?.[1]?.headers).get('authorization')).toBe('Bearer jwt-1');
+  });
+
+  it('keeps the profile for ten minutes, then fetches it again on focus or reconnect', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const server = mockServer();
+    const profileFetches = () => server.operations.filter((op) => op.operationName === 'Me').length;
+    const first = renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    expect((await screen.findAllByText('Asha Rao')).length).toBeGreaterThan(0);
+    expect(profileFetches()).toBe(1);
+    server.rename('Asha Menon');
+
+    // Shown again within the ten minutes: from the cache, as it was.
+    first.unmount();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    expect((await screen.findAllByText('Asha Rao')).length).toBeGreaterThan(0);
+    vi.setSystemTime(Date.now() + SESSION_STALE_TIME_MS - 1_000);
+    act(() => void window.dispatchEvent(new Event('focus')));
+    expect(profileFetches()).toBe(1);
+    expect(screen.queryByText('Asha Menon')).toBeNull();
+
+    vi.setSystemTime(Date.now() + 2_000);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect((await screen.findAllByText('Asha Menon')).length).toBeGreaterThan(0);
+    expect(profileFetches()).toBe(2);
   });
 
   it('asks a signed-out visitor to sign in, without asking for the profile', async () => {
