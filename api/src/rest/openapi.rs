@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::accounts::fields::MAX_PASSWORD;
+
 /// One route's entry: its summary, body, parameters, security and answers.
 #[must_use]
 pub struct Operation(Map<String, Value>);
@@ -152,12 +154,12 @@ pub fn password() -> Value {
 
 /// A new password by registration's rule (the most common passwords are refused too).
 pub fn new_password() -> Value {
-    json!({ "type": "string", "minLength": 6, "maxLength": 128 })
+    json!({ "type": "string", "minLength": 6, "maxLength": MAX_PASSWORD })
 }
 
-/// A new password by the reset rule: 6-128 of letters, digits and @$!%*?&, a letter and a digit.
+/// A new password by the reset rule: 6-255 of letters, digits and @$!%*?&, a letter and a digit.
 pub fn reset_rule_password() -> Value {
-    json!({ "type": "string", "minLength": 6, "maxLength": 128, "pattern": "^[A-Za-z0-9@$!%*?&]+$",
+    json!({ "type": "string", "minLength": 6, "maxLength": MAX_PASSWORD, "pattern": "^[A-Za-z0-9@$!%*?&]+$",
         "allOf": [{ "pattern": "[A-Za-z]" }, { "pattern": "[0-9]" }] })
 }
 
