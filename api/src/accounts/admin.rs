@@ -26,7 +26,8 @@ pub enum MadeAdmin {
 
 /// Makes `email` an admin with the password `hash`: a new active account, or the existing one
 /// promoted (active, verified, the new password). A promoted account's sessions, reset links
-/// and codes end: whoever held them must not keep them with new powers. `by` is who acted.
+/// and codes end: whoever held them must not keep them with new powers; so do the identities
+/// of an account that was never verified. `by` is who acted.
 ///
 /// # Errors
 /// On a database failure; nothing is written then.
@@ -41,6 +42,7 @@ pub async fn make_admin(
 ) -> Result<MadeAdmin> {
     let txn = crate::db::begin_write(db).await?;
     let made = if let Some(existing) = find_by_email(&txn, email).await? {
+        let was_verified = existing.email_verified;
         let mut user: users::ActiveModel = existing.into();
         user.role = Set(users::Role::Admin);
         user.status = Set(users::AccountStatus::Active);
@@ -50,6 +52,9 @@ pub async fn make_admin(
         let user = user.update(&txn).await?;
         let sessions_ended = sessions::end_all(&txn, user.id, None).await?;
         super::forget_mailed_secrets(&txn, user.id, None).await?;
+        if !was_verified {
+            super::identities::forget_unproven(&txn, user.id, "an operator", by).await?;
+        }
         Event::new(Kind::AdminCreated, Some(user.id), by)
             .detail(format!("promoted by {how}; {sessions_ended} sessions ended"))
             .record(&txn)

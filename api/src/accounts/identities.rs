@@ -4,8 +4,10 @@
 //! - An identity is found by (provider, subject), never by email alone.
 //! - An existing account is joined by email only when the provider vouches for that email.
 //!   An account that was never verified may have been registered by someone else to wait for
-//!   its owner (pre-hijacking): its password, sessions, codes and links are dropped before the
-//!   join, and the owner is told by mail either way.
+//!   its owner (pre-hijacking): its password, sessions, codes, links and identities are dropped
+//!   before the join, and the owner is told by mail either way. The same goes for every other
+//!   proof of the email that is not the registration's own code: a reset link, a sign-in link,
+//!   an operator's promotion ([`forget_unproven`]).
 //! - One identity per provider per account; the last way in (no password, no other identity,
 //!   no passkey) cannot be disconnected.
 
@@ -128,6 +130,43 @@ fn is_identity_taken(err: &sea_orm::DbErr) -> bool {
         || is_unique_violation(err, "identities_user_id_provider_key", "identities.user_id")
 }
 
+/// Drops every identity of an account whose email was never verified, when the email is proven
+/// by something other than the registration's own code. Such an identity came with an email
+/// its provider did not vouch for (one that vouched would have verified the account), so it
+/// may be a stranger's who registered the address first: it must not outlast the owner's
+/// proof. `how` names the proof in the audit log.
+///
+/// # Errors
+/// On a database failure.
+pub async fn forget_unproven(
+    txn: &impl ConnectionTrait,
+    user_id: Uuid,
+    how: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    let dropped = identities::Entity::find()
+        .filter(identities::Column::UserId.eq(user_id))
+        .all(txn)
+        .await?;
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    identities::Entity::delete_many()
+        .filter(identities::Column::UserId.eq(user_id))
+        .exec(txn)
+        .await?;
+    for identity in dropped {
+        Event::new(Kind::IdentityDisconnected, Some(user_id), client)
+            .detail(format!(
+                "{}: not vouched for, dropped when {how} proved the email",
+                identity.provider
+            ))
+            .record(txn)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Joins `who` to the account of its vouched email, dropping what a stranger may have left on
 /// an account that was never verified; the owner is mailed.
 async fn join(
@@ -150,6 +189,7 @@ async fn join(
                 .await?;
         }
         super::forget_mailed_secrets(&txn, user.id, None).await?;
+        forget_unproven(&txn, user.id, who.provider.label(), client).await?;
     }
     let status = super::verified_status(user.status);
     let mut joined: users::ActiveModel = user.into();

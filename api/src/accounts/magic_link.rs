@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::{
     password_reset::{LinkRequest, link_request, note_no_account},
-    tokens,
+    sessions, tokens,
     two_factor::{self, SignInStep},
 };
 use crate::{
@@ -115,7 +115,10 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         txn.rollback().await?;
         return Err(Error::SignInLinkInvalid);
     }
-    // The link proved the mailbox: a pending account is verified by it.
+    // The link proved the mailbox: a pending account is verified by it. Whoever registered
+    // the address first may not be the one who reads it (pre-hijacking), so the password,
+    // sessions, codes, links and identities set up before the proof are dropped, as a
+    // provider's join does.
     let user = if user.email_verified {
         user
     } else {
@@ -123,8 +126,12 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         let mut row: entity::users::ActiveModel = user.into();
         row.email_verified = Set(true);
         row.status = Set(status);
+        row.password_hash = Set(None);
         row.updated_at = Set(now);
         let user = row.update(&txn).await?;
+        sessions::end_all(&txn, user.id, None).await?;
+        super::forget_mailed_secrets(&txn, user.id, None).await?;
+        super::identities::forget_unproven(&txn, user.id, "a sign-in link", client).await?;
         Event::new(Kind::EmailVerified, Some(user.id), client)
             .detail("sign-in link")
             .record(&txn)

@@ -218,13 +218,17 @@ async fn count_for(db: &impl ConnectionTrait, user_id: Uuid) -> Result<u64> {
         .await?)
 }
 
-/// Begins adding a passkey to the viewer's account: the browser's creation options.
+/// Begins adding a passkey to the viewer's account: the browser's creation options. A passkey
+/// is a way in that survives a password reset, so it needs a recent sign-in: a stolen session
+/// cannot leave one behind.
 ///
 /// # Errors
-/// 404 where passkeys are off; 409 past [`MAX_PER_ACCOUNT`].
+/// 404 where passkeys are off; 403 `REAUTHENTICATION_REQUIRED` without a recent sign-in; 409
+/// past [`MAX_PER_ACCOUNT`].
 #[tracing::instrument(skip_all)]
 pub async fn start_registration(ctx: &Context, viewer: &Viewer) -> Result<serde_json::Value> {
     let webauthn = webauthn(ctx)?;
+    viewer.require_recent_sign_in()?;
     let user = &viewer.user;
     let existing = passkeys::Entity::find()
         .filter(passkeys::Column::UserId.eq(user.id))

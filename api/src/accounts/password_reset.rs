@@ -166,6 +166,7 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
     if used.rows_affected == 0 {
         return Err(invalid());
     }
+    let was_verified = user.email_verified;
     let status = super::verified_status(user.status);
     let mut active: users::ActiveModel = user.into();
     active.password_hash = Set(Some(password_hash));
@@ -183,6 +184,9 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
     // The link verified the email: a verification code mailed before it must not sign in, and
     // every other link mailed before this one dies with it.
     super::forget_mailed_secrets(&txn, user.id, Some(row.id)).await?;
+    if !was_verified {
+        super::identities::forget_unproven(&txn, user.id, "a reset link", client).await?;
+    }
     let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
     let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;

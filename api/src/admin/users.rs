@@ -371,8 +371,8 @@ pub async fn end_session(
         .await
 }
 
-/// Changes an account's role. Its sessions end: powers granted or taken apply from the next
-/// sign-in, never to a session opened under the old ones.
+/// Changes an account's role. Its sessions and the links and codes mailed to it end: powers
+/// granted or taken apply from the next sign-in, never to a session opened under the old ones.
 ///
 /// # Errors
 /// 403 for anyone but an admin, and for one's own role; 404; a field error for the role.
@@ -400,6 +400,9 @@ pub async fn set_role(
     row.updated_at = Set(Utc::now());
     let user = row.update(&txn).await?;
     sessions::end_all(&txn, user.id, None).await?;
+    // Nor does a link mailed before it: whoever can read that mail must not sign in with the
+    // new powers.
+    crate::accounts::forget_mailed_secrets(&txn, user.id, None).await?;
     Event::new(Kind::RoleChanged, Some(user.id), client)
         .by(viewer.user.id)
         .detail(format!("{from} to {}", role.as_str()))

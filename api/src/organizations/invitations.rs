@@ -310,6 +310,39 @@ pub async fn revoke(
     settle(txn, outcome).await
 }
 
+/// Revokes the pending invitations `inviter` sent in `organization` (in every organization when
+/// `None`) that the role they hold now could not send: `None` when they are no longer a
+/// member. An invitation grants what its sender may grant, and only while they still may: an
+/// admin who is removed or made a member leaves no way back in through addresses they invited.
+///
+/// # Errors
+/// On a database failure.
+pub async fn revoke_beyond(
+    txn: &impl ConnectionTrait,
+    inviter: Uuid,
+    organization: Option<Uuid>,
+    now: Option<OrgRole>,
+) -> Result<u64> {
+    let mut revoke = organization_invitations::Entity::update_many()
+        .col_expr(
+            organization_invitations::Column::Status,
+            Expr::value(InvitationStatus::Revoked),
+        )
+        .filter(organization_invitations::Column::InvitedBy.eq(inviter))
+        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending));
+    if let Some(organization) = organization {
+        revoke = revoke.filter(organization_invitations::Column::OrganizationId.eq(organization));
+    }
+    match now {
+        Some(OrgRole::Owner) => return Ok(0),
+        Some(OrgRole::Admin) => {
+            revoke = revoke.filter(organization_invitations::Column::Role.eq(OrgRole::Owner));
+        }
+        Some(OrgRole::Member) | None => {}
+    }
+    Ok(revoke.exec(txn).await?.rows_affected)
+}
+
 /// What an invitation link shows: who invites whom where. Public: the token is the secret.
 ///
 /// # Errors

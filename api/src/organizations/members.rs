@@ -14,7 +14,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{Access, access, lock, settle};
+use super::{Access, access, invitations, lock, settle};
 use crate::{
     accounts::sessions::Viewer,
     audit::{Event, Kind},
@@ -179,9 +179,15 @@ pub async fn change_role(
         row.rank = Set(role.rank());
         let member = row.update(&txn).await?;
         ensure_an_owner(&txn, &access).await?;
+        let revoked = invitations::revoke_beyond(&txn, user.id, Some(access.org.id), Some(role)).await?;
         Event::new(Kind::OrganizationMemberChanged, Some(user.id), client)
             .by(viewer.user.id)
-            .detail(format!("organization {}: {}", access.org.id, role.as_str()))
+            .detail(format!(
+                "organization {}: {}{}",
+                access.org.id,
+                role.as_str(),
+                revoked_note(revoked)
+            ))
             .record(&txn)
             .await?;
         Ok((member, user))
@@ -221,6 +227,7 @@ pub async fn remove(
             .exec(&txn)
             .await?;
         ensure_an_owner(&txn, &access).await?;
+        let revoked = invitations::revoke_beyond(&txn, user.id, Some(access.org.id), None).await?;
         let kind = if leaving {
             Kind::OrganizationLeft
         } else {
@@ -228,7 +235,7 @@ pub async fn remove(
         };
         Event::new(kind, Some(user.id), client)
             .by(viewer.user.id)
-            .detail(format!("organization {}", access.org.id))
+            .detail(format!("organization {}{}", access.org.id, revoked_note(revoked)))
             .record(&txn)
             .await?;
         Ok(())
@@ -237,12 +244,23 @@ pub async fn remove(
     settle(txn, outcome).await
 }
 
-/// Before an account goes: in each organization where it is the only owner, the longest-
-/// standing admin (else member) becomes owner; an organization with nobody left goes too.
+/// The audit detail's note of the invitations a change of role revoked, if any.
+fn revoked_note(revoked: u64) -> String {
+    match revoked {
+        0 => String::new(),
+        n => format!("; {n} pending invitations they sent revoked"),
+    }
+}
+
+/// Before an account goes: the invitations it sent are revoked; in each organization where it
+/// is the only owner, the longest-standing admin (else member) becomes owner; an organization
+/// with nobody left goes too.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
+    // Its invitations go with it, as they would with its memberships.
+    invitations::revoke_beyond(txn, user_id, None, None).await?;
     let owned: Vec<Uuid> = organization_members::Entity::find()
         .select_only()
         .column(organization_members::Column::OrganizationId)

@@ -131,12 +131,16 @@ pub async fn register(ctx: &Context, form: TicketRegisterForm, client: &ClientIn
     Err(Error::EmailTaken)
 }
 
-/// Connects the ticket's identity to the viewer's account.
+/// Connects the ticket's identity to the viewer's account. A new way in needs a recent sign-in
+/// (a stolen session cannot add the thief's own account), checked before the ticket is spent
+/// so that it still serves once the person has confirmed it's them.
 ///
 /// # Errors
-/// 401 for a bad ticket; 409 when the identity belongs to another account.
+/// 403 `REAUTHENTICATION_REQUIRED` without a recent sign-in; 401 for a bad ticket; 409 when
+/// the identity belongs to another account.
 #[tracing::instrument(skip_all)]
 pub async fn link(ctx: &Context, viewer: &Viewer, form: TicketForm, client: &ClientInfo) -> Result<Provider> {
+    viewer.require_recent_sign_in()?;
     let who = tickets::take(&ctx.db, form.ticket.as_deref()).await?;
     identities::connect(ctx, viewer, &who, client).await?;
     Ok(who.provider)

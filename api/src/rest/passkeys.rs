@@ -43,7 +43,7 @@ pub fn routes() -> Routes {
     Routes::new()
         .post("/auth/passkeys/register/start", start_registration, operation("Begin adding a passkey: the browser's creation options")
             .signed_in()
-            .answers(("200", ok("The creation options", Some(object(&[("options", options())], &["options"])))), &[signed_out, off, ("409", "An account can hold at most 50 passkeys")]))
+            .answers(("200", ok("The creation options", Some(object(&[("options", options())], &["options"])))), &[signed_out, ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first"), off, ("409", "An account can hold at most 50 passkeys")]))
         .post("/auth/passkeys/register/finish", finish_registration, operation("Finish adding a passkey with the browser's new credential")
             .signed_in()
             .body(object(&[("name", optional_name(64)), ("credential", credential())], &["credential"]))

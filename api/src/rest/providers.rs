@@ -36,7 +36,7 @@ pub fn routes() -> Routes {
         .post("/auth/oauth/link", link, operation("Connect a provider's identity to your account")
             .signed_in()
             .body(ticket())
-            .answers(("200", ok("{Provider} account connected", None)), &[("401", "Not signed in, or a bad ticket"), ("409", "The identity belongs to another account")]))
+            .answers(("200", ok("{Provider} account connected", None)), &[("401", "Not signed in, or a bad ticket"), ("403", "REAUTHENTICATION_REQUIRED: confirm it's you first (the ticket is not spent)"), ("409", "The identity belongs to another account")]))
         .get("/users/identities", list, operation("The sign-in providers connected to your account")
             .signed_in()
             .answers(("200", ok("The identities", Some(object(&[("items", json!({ "type": "array", "items": { "$ref": "#/components/schemas/Identity" } }))], &["items"])))), &[signed_out]))

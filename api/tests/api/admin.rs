@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{PASSWORD, TestApp, json_of};
+use crate::helpers::{PASSWORD, TestApp, json_of, reset_token_in, token_after};
 
 /// An admin's session: signed up, promoted, signed in again (a role change ends sessions).
 async fn admin(app: &TestApp, email: &str) -> String {
@@ -162,6 +162,28 @@ db_test! {
         // deputy, whose console closes at once.
         json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/suspend"), json!({ "reason": "Left the company" })).await, StatusCode::OK).await;
         assert_eq!(app.get_as(&deputy, "/api/admin/users").await.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+db_test! {
+    async fn a_promotion_ends_the_links_mailed_before_it(app: TestApp) {
+        // A reset link and a sign-in link mailed before the promotion, read by whoever shares
+        // the inbox, must not open the new admin's account.
+        let boss = admin(&app, "boss@example.com").await;
+        let deputy = app.signed_up("deputy@example.com").await;
+        let target = id_of(&app, &deputy).await;
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "deputy@example.com" })).await, StatusCode::OK).await;
+        json_of(app.post("/api/auth/magic-link", json!({ "email": "deputy@example.com" })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for("deputy@example.com", 3).await;
+        let reset = reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
+        let link = mails.iter().find_map(|m| token_after(m, "/magic-link/")).unwrap();
+
+        json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        let reset = json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "newpass123" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(reset["message"], "Reset link is invalid");
+        let link = app.post(&format!("/api/auth/magic-link/{link}"), json!({})).await;
+        assert_eq!(link.status(), StatusCode::BAD_REQUEST, "the sign-in link opens nothing");
+        json_of(app.login("deputy@example.com", PASSWORD).await, StatusCode::OK).await;
     }
 }
 

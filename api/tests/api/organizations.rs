@@ -256,6 +256,42 @@ db_test! {
 }
 
 db_test! {
+    async fn invitations_last_only_while_their_sender_may_still_send_them(app: TestApp) {
+        // A rogue admin invites addresses they hold; the owner demotes, then removes them. No
+        // invitation they sent may bring them back with more than they can now grant.
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let rogue = member_of(&app, &owner, &org, "rogue@acme.example").await;
+        let rogue_id = my_id(&app, &rogue).await;
+        json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{rogue_id}"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        for (email, role) in [("alt1@elsewhere.example", "admin"), ("alt2@elsewhere.example", "member")] {
+            let sent = app.post_as(&rogue, &format!("/api/orgs/{org}/invitations"), json!({ "emails": [email], "role": role })).await;
+            assert_eq!(sent.status(), StatusCode::CREATED, "{email}");
+        }
+        let alt1_link = invitation_token(&app, "alt1@elsewhere.example", 1).await;
+        let alt1 = signed_up_after(&app, "alt1@elsewhere.example", 1).await;
+        // The owner's own invitation is not the rogue's to lose.
+        invite(&app, &owner, &org, &["friend@elsewhere.example"]).await;
+
+        // Made a member, the rogue can send nothing: both invitations go.
+        json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{rogue_id}"), json!({ "role": "member" })).await, StatusCode::OK).await;
+        let refused = json_of(app.post_as(&alt1, &format!("/api/invitations/{alt1_link}/accept"), json!({})).await, StatusCode::GONE).await;
+        assert_eq!(refused["message"], "This invitation has expired");
+        let left = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/invitations")).await, StatusCode::OK).await;
+        let emails: Vec<&str> = left["data"]["items"].as_array().unwrap().iter().map(|i| i["email"].as_str().unwrap()).collect();
+        assert_eq!(emails, ["friend@elsewhere.example"], "{left}");
+
+        // An admin again, the rogue invites once more; removed, they lose that invitation too.
+        json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{rogue_id}"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        let sent = app.post_as(&rogue, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["alt3@elsewhere.example"], "role": "admin" })).await;
+        assert_eq!(sent.status(), StatusCode::CREATED);
+        json_of(app.delete_as(&owner, &format!("/api/orgs/{org}/members/{rogue_id}")).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE status = 'pending'").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_member_removed' AND detail LIKE '%1 pending invitations they sent revoked'").await, 1);
+    }
+}
+
+db_test! {
     async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
         let owner = person(&app, "owner@acme.example", "hire").await;
         let org = organization(&app, &owner, "<b>Acme</b>").await;

@@ -393,6 +393,23 @@ db_test! {
 }
 
 db_test! {
+    async fn adding_a_passkey_needs_a_recent_sign_in(app: TestApp) using on_the_site; {
+        // A passkey outlives a password reset: a stolen session must not be able to add one.
+        let token = app.signed_up("stale@example.com").await;
+        crate::second_factor_limits::stale_sign_in(&app).await;
+        let refused = json_of(app.post_as(&token, "/api/auth/passkeys/register/start", json!({})).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["code"], "REAUTHENTICATION_REQUIRED", "{refused}");
+        let gql = app.graphql(Some(&token), "mutation { startPasskeyRegistration { options } }", json!({})).await;
+        assert_eq!(gql["errors"][0]["extensions"]["code"], "REAUTHENTICATION_REQUIRED", "{gql}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM passkey_ceremonies").await, 0, "no ceremony begun");
+
+        json_of(app.post_as(&token, "/api/auth/reauthenticate", json!({ "password": crate::helpers::PASSWORD })).await, StatusCode::OK).await;
+        let mut device = Device::new();
+        json_of(add(&app, &token, &mut device, "Laptop").await, StatusCode::CREATED).await;
+    }
+}
+
+db_test! {
     async fn graphql_carries_the_same_operations(app: TestApp) using on_the_site; {
         let token = app.signed_up("graph@example.com").await;
         let mut device = Device::new();

@@ -6,7 +6,7 @@ use reqwest::{StatusCode, redirect::Policy};
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{Backend, TestApp, exactly_one_won, json_of},
+    helpers::{Backend, TestApp, exactly_one_won, json_of, reset_token_in, token_after},
     idp::{Identity, Idp},
 };
 
@@ -307,6 +307,40 @@ providers_test! {
         // The password account may disconnect what it connected.
         let gone = json_of(app.delete_as(&first, "/api/users/identities/github").await, StatusCode::OK).await;
         assert_eq!(gone["message"], "GitHub account disconnected");
+    }
+}
+
+providers_test! {
+    async fn a_squatters_unvouched_identity_goes_when_the_owner_proves_the_email(app, idp) {
+        // The squatter registers each address through GitHub, which does not vouch for it, and
+        // waits for the owner to prove the address: by a reset link, then by a sign-in link.
+        idp.with_github_emails(json!([{ "email": "reset@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("666", "reset@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "reset@example.com" })).await, StatusCode::OK).await;
+        let reset = reset_token_in(&app.mail.wait_for("reset@example.com", 1).await[0]);
+        json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "ownerpass42" })).await, StatusCode::OK).await;
+
+        idp.with_github_emails(json!([{ "email": "link@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("667", "link@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        json_of(app.post("/api/auth/magic-link", json!({ "email": "link@example.com" })).await, StatusCode::OK).await;
+        let mail = app.mail.wait_for("link@example.com", 1).await;
+        let link = token_after(&mail[0], "/magic-link/").unwrap();
+        json_of(app.post(&format!("/api/auth/magic-link/{link}"), json!({})).await, StatusCode::OK).await;
+
+        for (subject, email) in [("666", "reset@example.com"), ("667", "link@example.com")] {
+            idp.with_github_emails(json!([{ "email": email, "primary": true, "verified": false }]));
+            idp.sign_in_as(who(subject, email));
+            let t = ticket(&app, "github", "intent=login").await;
+            let refused = app.post("/api/auth/oauth/login", json!({ "ticket": t })).await;
+            assert_eq!(refused.status(), StatusCode::NOT_FOUND, "{email}: the squatter's GitHub opens nothing");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'identity_disconnected'").await, 2);
+        json_of(app.login("reset@example.com", "ownerpass42").await, StatusCode::OK).await;
     }
 }
 

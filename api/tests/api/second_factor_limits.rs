@@ -151,7 +151,7 @@ db_test! {
 }
 
 /// Ages the sessions' last proof of identity past the ten minutes.
-async fn stale_sign_in(app: &TestApp) {
+pub async fn stale_sign_in(app: &TestApp) {
     use sea_orm::{EntityTrait, sea_query::Expr};
     let eleven_minutes_ago = chrono::Utc::now() - chrono::Duration::minutes(11);
     entity::sessions::Entity::update_many()
@@ -177,6 +177,8 @@ db_test! {
         for response in [
             app.post_as(&token, "/api/users/two-factor/disable", json!({ "password": PASSWORD, "code": app_code(&secret, 0) })).await,
             app.delete_as(&token, &format!("/api/users/{}", json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await["data"]["user"]["id"].as_str().unwrap())).await,
+            // Connecting a provider's account: a new way in, refused before its ticket is read.
+            app.post_as(&token, "/api/auth/oauth/link", json!({ "ticket": "not-read" })).await,
         ] {
             let body = json_of(response, StatusCode::FORBIDDEN).await;
             assert_eq!(body["code"], "REAUTHENTICATION_REQUIRED", "{body}");

@@ -16,9 +16,15 @@ type ConfirmIdentityDialogProps = {
 
 /**
  * "Confirm it's you": asked before a sensitive change (deleting the account, two-factor on or
- * off, a first password) when the last sign-in is more than ten minutes old.
+ * off, a first password, a new passkey or connected account) when the last sign-in is more
+ * than ten minutes old.
  */
-export function ConfirmIdentityDialog({ open, twoFactorEnabled, onCancel, onConfirmed }: ConfirmIdentityDialogProps) {
+export function ConfirmIdentityDialog({ open, ...props }: ConfirmIdentityDialogProps) {
+  // Mounted only while open: it starts blank each time, and needs the GraphQL client only then.
+  return open ? <OpenDialog {...props} /> : null;
+}
+
+function OpenDialog({ twoFactorEnabled, onCancel, onConfirmed }: Omit<ConfirmIdentityDialogProps, 'open'>) {
   const titleId = useId();
   const textId = useId();
   const [useCode, setUseCode] = useState(false);
@@ -27,7 +33,6 @@ export function ConfirmIdentityDialog({ open, twoFactorEnabled, onCancel, onConf
   const [reauthenticate, { loading }] = useMutation(REAUTHENTICATE_MUTATION);
 
   useEffect(() => {
-    if (!open) return undefined;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !loading) onCancel();
@@ -37,17 +42,8 @@ export function ConfirmIdentityDialog({ open, twoFactorEnabled, onCancel, onConf
       document.removeEventListener('keydown', onKey);
       previous?.focus();
     };
-  }, [open, loading, onCancel]);
+  }, [loading, onCancel]);
 
-  useEffect(() => {
-    if (!open) {
-      setValue('');
-      setError(undefined);
-      setUseCode(false);
-    }
-  }, [open]);
-
-  if (!open) return null;
   const field = useCode ? 'code' : 'password';
   const submit = async (event: FormEvent) => {
     event.preventDefault();

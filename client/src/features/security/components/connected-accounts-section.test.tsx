@@ -1,6 +1,8 @@
+import { ApolloProvider } from '@apollo/client/react';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { mockApi } from '@/test/mock-api';
 import { renderWithApp, testConfig } from '@/test/render';
 import { ConnectedAccountsSection } from './connected-accounts-section';
@@ -84,6 +86,38 @@ describe('ConnectedAccountsSection', () => {
     await waitFor(async () => expect(await row('LinkedIn')).toHaveTextContent('asha@example.com'));
     expect(within(await row('LinkedIn')).getByRole('button', { name: 'Disconnect LinkedIn' })).toBeInTheDocument();
     expect(methodsOf(api, '/users/identities')).toEqual(['GET', 'GET']);
+  });
+
+  it("asks the person to confirm it's you when the sign-in is old, then connects with the same ticket", async () => {
+    const api = mockApi({
+      '/users/identities': [listed([]), listed([github])],
+      '/auth/oauth/link': [
+        { status: 403, body: { success: false, code: 'REAUTHENTICATION_REQUIRED', message: "Please confirm it's you to make this change" } },
+        { status: 200, body: { success: true, message: 'GitHub account connected' } },
+      ],
+      '/graphql': { status: 200, body: { data: { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } } } },
+    });
+    vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
+    function WithApollo() {
+      return (
+        <ApolloProvider client={useSharedApolloClient()}>
+          <ConnectedAccountsSection />
+        </ApolloProvider>
+      );
+    }
+    renderWithApp(<WithApollo />, { route: '/security', config: testConfig({ VITE_SIGN_IN_PROVIDERS: 'github' }) });
+    const events = userEvent.setup();
+    await events.click(within(await row('GitHub')).getByRole('button', { name: 'Connect GitHub' }));
+    post({ type: 'oauth-result', provider: 'github', ticket: 'kept-ticket' });
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await events.type(within(dialog).getByLabelText('Password'), 'quietRiver42');
+    await events.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('GitHub account connected')).toBeInTheDocument();
+    // One popup, its ticket sent again after the confirmation.
+    expect(window.open).toHaveBeenCalledTimes(1);
+    expect(api.calls('/auth/oauth/link')).toEqual([{ ticket: 'kept-ticket' }, { ticket: 'kept-ticket' }]);
+    await waitFor(async () => expect(await row('GitHub')).toHaveTextContent('octo@example.com'));
   });
 
   it("shows the server's message when the provider account belongs to someone else, and a failed popup's", async () => {

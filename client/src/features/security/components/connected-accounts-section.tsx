@@ -3,14 +3,19 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { useConfig } from '@/lib/config-context';
 import { PROVIDER_NAMES } from '@/lib/sign-in-providers';
+import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { useIdentities } from '../hooks/use-identities';
 import { identityRows, type IdentityRow } from '../utils/identity-rows';
 import { IdentityItem } from './identity-item';
 
-/** "Connected accounts": Google, LinkedIn, Microsoft and GitHub accounts that sign in to this one. */
-export function ConnectedAccountsSection() {
+/**
+ * "Connected accounts": Google, LinkedIn, Microsoft and GitHub accounts that sign in to this one.
+ * Connecting one asks "Confirm it's you" first when the sign-in is old.
+ */
+export function ConnectedAccountsSection({ twoFactorEnabled = false }: { twoFactorEnabled?: boolean }) {
   const { googleClientId, signInProviders } = useConfig();
-  const { list, busy, connect, disconnect } = useIdentities();
+  const { needsConfirmation, dialog } = useConfirmIdentity(twoFactorEnabled);
+  const { list, busy, connect, disconnect } = useIdentities(needsConfirmation);
   const [disconnecting, setDisconnecting] = useState<IdentityRow | null>(null);
   const closeConfirm = useCallback(() => setDisconnecting(null), []);
 
@@ -69,6 +74,7 @@ export function ConnectedAccountsSection() {
       >
         {`You will no longer be able to sign in with this ${name} account${email ? ` (${email})` : ''}.`}
       </ConfirmDialog>
+      {dialog}
     </SectionCard>
   );
 }

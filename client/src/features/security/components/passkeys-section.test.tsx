@@ -1,6 +1,8 @@
+import { ApolloProvider } from '@apollo/client/react';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { useSharedApolloClient } from '@/lib/apollo-client';
 import { mockApi } from '@/test/mock-api';
 import { renderWithApp } from '@/test/render';
 import { cancelled, fakeCredential, installWebAuthn, registrationJSON } from '@/test/webauthn';
@@ -20,6 +22,15 @@ const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHT
 function setup() {
   renderWithApp(<PasskeysSection />, { route: '/security' });
   return userEvent.setup();
+}
+
+/** The section as the security page shows it, with the GraphQL client "Confirm it's you" uses. */
+function SectionWithApollo() {
+  return (
+    <ApolloProvider client={useSharedApolloClient()}>
+      <PasskeysSection />
+    </ApolloProvider>
+  );
 }
 
 const methodsOf = (api: ReturnType<typeof mockApi>, path: string) =>
@@ -73,6 +84,38 @@ describe('PasskeysSection', () => {
     expect(Array.from(new Uint8Array(publicKey.challenge as ArrayBuffer))).toEqual([1, 2, 3]);
     const names = screen.getAllByTestId('passkey').map((item) => within(item).getByText(/on (Linux|iOS)$/).textContent);
     expect(names).toEqual(['Chrome on Linux', 'Safari on iOS']);
+  });
+
+  it("asks the person to confirm it's you when the sign-in is old, then adds the passkey", async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(CHROME_ON_LINUX);
+    const { create } = installWebAuthn();
+    create.mockResolvedValue(fakeCredential(registrationJSON));
+    const added = { id: 'pk3', name: 'Chrome on Linux', createdAt: '2026-03-03T10:00:00Z', lastUsedAt: null };
+    const api = mockApi({
+      '/users/passkeys': listed([]),
+      '/auth/passkeys/register/start': [
+        { status: 403, body: { success: false, code: 'REAUTHENTICATION_REQUIRED', message: "Please confirm it's you to make this change" } },
+        { status: 200, body: { success: true, data: { options: creationOptions } } },
+      ],
+      '/auth/passkeys/register/finish': { status: 201, body: { success: true, message: 'Passkey added', data: { passkey: added } } },
+      '/graphql': { status: 200, body: { data: { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } } } },
+    });
+    renderWithApp(<SectionWithApollo />, { route: '/security' });
+    const events = userEvent.setup();
+    await screen.findByText('You have no passkeys yet.');
+    await events.click(screen.getByRole('button', { name: 'Add a passkey' }));
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(create).not.toHaveBeenCalled();
+    expect(screen.queryByText("Please confirm it's you to make this change")).not.toBeInTheDocument();
+    await events.type(within(dialog).getByLabelText('Password'), 'quietRiver42');
+    await events.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('Passkey added')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.calls('/graphql')).toMatchObject([{ variables: { input: { password: 'quietRiver42' } } }]);
+    expect(api.calls('/auth/passkeys/register/start')).toHaveLength(2);
+    expect(create).toHaveBeenCalledTimes(1);
   });
 
   it('says nothing when the person closes the browser prompt', async () => {

@@ -3,14 +3,19 @@ import { useCallback, useState } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
+import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { useWebAuthnAvailable } from '@/lib/use-webauthn-available';
 import type { Passkey } from '../api/passkeys';
 import { usePasskeys } from '../hooks/use-passkeys';
 import { PasskeyItem } from './passkey-item';
 
-/** Passkeys: the list, "Add a passkey" (where the browser can make one), rename and remove. */
-export function PasskeysSection() {
-  const { list, isAdding, busyId, add, rename, remove } = usePasskeys();
+/**
+ * Passkeys: the list, "Add a passkey" (where the browser can make one, after "Confirm it's you"
+ * when the sign-in is old), rename and remove.
+ */
+export function PasskeysSection({ twoFactorEnabled = false }: { twoFactorEnabled?: boolean }) {
+  const { needsConfirmation, dialog } = useConfirmIdentity(twoFactorEnabled);
+  const { list, isAdding, busyId, add, rename, remove } = usePasskeys(needsConfirmation);
   const canCreate = useWebAuthnAvailable();
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const closeConfirm = useCallback(() => setRemoving(null), []);
@@ -72,6 +77,7 @@ export function PasskeysSection() {
       >
         It will no longer sign you in. You may also delete it from the device or password manager that holds it.
       </ConfirmDialog>
+      {dialog}
     </SectionCard>
   );
 }

@@ -5,6 +5,7 @@ import type { SignInProvider } from '@/lib/config';
 import { useConfig } from '@/lib/config-context';
 import { oauthPopupErrorMessage, oauthStartUrl, openOAuthPopup } from '@/lib/oauth-popup';
 import { PROVIDER_NAMES, type IdentityProvider } from '@/lib/sign-in-providers';
+import type { NeedsConfirmation } from '@/lib/use-confirm-identity';
 import { disconnectIdentity, identityStatusOf, linkIdentity, listIdentities, type Identity } from '../api/identities';
 
 export type IdentityList = { state: 'loading' } | { state: 'ready'; items: Identity[] } | { state: 'failed'; message: string };
@@ -16,8 +17,10 @@ const messageOf = (error: unknown) => (error instanceof ApiError && error.messag
 /**
  * The provider accounts connected to the signed-in person, and connecting (the provider's
  * popup with intent=link, then oauth/link) or disconnecting one. Outcomes are toasted here.
+ * Connecting needs a recent sign-in: `needsConfirmation` asks the person to confirm it's them,
+ * then connects with the same ticket (it is not spent by the refusal).
  */
-export function useIdentities() {
+export function useIdentities(needsConfirmation?: NeedsConfirmation) {
   const { apiBaseUrl, platformUrls } = useConfig();
   const [list, setList] = useState<IdentityList>({ state: 'loading' });
   const [busy, setBusy] = useState<IdentityProvider | null>(null);
@@ -50,14 +53,28 @@ export function useIdentities() {
         if (message) accountToast.error(message);
         return;
       }
-      const result = await linkIdentity(apiBaseUrl, popup.value);
-      accountToast.success(result.message || `${PROVIDER_NAMES[provider]} account connected`);
-      // The list says which email was connected, and when.
-      await load();
+      await link(provider, popup.value);
     } catch (error) {
       accountToast.error(messageOf(error));
     } finally {
       setBusy(null);
+    }
+  };
+
+  /** Spends the popup's ticket; tried again once the person has confirmed it's them. */
+  const link = async (provider: SignInProvider, ticket: string): Promise<void> => {
+    try {
+      const result = await linkIdentity(apiBaseUrl, ticket);
+      accountToast.success(result.message || `${PROVIDER_NAMES[provider]} account connected`);
+      // The list says which email was connected, and when.
+      await load();
+    } catch (error) {
+      const again = () => {
+        setBusy(provider);
+        void link(provider, ticket).finally(() => setBusy(null));
+      };
+      if (needsConfirmation?.(error, again)) return;
+      accountToast.error(messageOf(error));
     }
   };
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
+import type { NeedsConfirmation } from '@/lib/use-confirm-identity';
 import { createPasskey, passkeyErrorMessage } from '@/lib/webauthn';
 import {
   fieldErrorsOf,
@@ -23,9 +24,10 @@ const FALLBACK_MESSAGE = 'Something went wrong';
 
 /**
  * The person's passkeys and what they can do with them: add one (the browser's prompt between
- * the server's start and finish), rename, remove. Success and failure are toasted here.
+ * the server's start and finish), rename, remove. Success and failure are toasted here. Adding
+ * needs a recent sign-in: `needsConfirmation` asks the person to confirm it's them, then adds.
  */
-export function usePasskeys() {
+export function usePasskeys(needsConfirmation?: NeedsConfirmation) {
   const { apiBaseUrl } = useConfig();
   const [list, setList] = useState<PasskeyList>({ state: 'loading' });
   const [isAdding, setAdding] = useState(false);
@@ -58,7 +60,7 @@ export function usePasskeys() {
     if (statusOf(error) === 404) void load();
   };
 
-  const add = async () => {
+  const add = async (): Promise<void> => {
     setAdding(true);
     try {
       const start = await startPasskeyRegistration(apiBaseUrl);
@@ -70,6 +72,7 @@ export function usePasskeys() {
       else void load();
       accountToast.success('Passkey added');
     } catch (error) {
+      if (needsConfirmation?.(error, () => void add())) return;
       // Closing the browser's prompt is a choice, not a failure: nothing is shown.
       const message = passkeyErrorMessage(error, FALLBACK_MESSAGE);
       if (message) accountToast.error(message);

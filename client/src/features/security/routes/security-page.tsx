@@ -68,12 +68,18 @@ function SecurityGate() {
   const session = useSession();
   if (session.state === 'loading') return <Loading />;
   if (session.state === 'signed-out') return <SignInPrompt />;
+  return <SecuritySections />;
+}
+
+function SecuritySections() {
+  // "Confirm it's you" offers an authenticator code when two-factor is on.
+  const twoFactorEnabled = useAccount().data?.me.twoFactorEnabled ?? false;
   return (
     <div className="grid gap-6">
       <ChangePasswordSection />
       <TwoFactorGate />
-      <PasskeysSection />
-      <ConnectedAccountsSection />
+      <PasskeysSection twoFactorEnabled={twoFactorEnabled} />
+      <ConnectedAccountsSection twoFactorEnabled={twoFactorEnabled} />
       <SessionsSection />
       <ApplicationsSection />
       <DeleteAccountSection />
