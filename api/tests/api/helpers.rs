@@ -1,5 +1,6 @@
-//! `TestApp`: the real server on port 0 against a fresh, migrated database, with a real SMTP
-//! listener; one helper per call so each test reads like the journey it checks.
+//! `TestApp`: the real server on port 0 against a fresh, migrated database of its own (a copy
+//! of one seeded per test process), with a real SMTP listener; one helper per call so each test
+//! reads like the journey it checks.
 
 use std::{collections::HashMap, sync::LazyLock};
 
@@ -126,13 +127,50 @@ pub fn database_url(admin_url: &str, name: &str) -> String {
     url.to_string()
 }
 
-/// The migrated PostgreSQL database this test process copies for each test, made on first use.
+/// What every test database starts as: migrated, and holding the OpenID Provider's two current
+/// signing keys, sealed with the test servers' key. Each test database used to make its own
+/// 2048-bit RSA key on first use, a sixth of the suite's CPU (BENCHMARKS.md); a test of that
+/// first use starts without them ([`Builder::without_signing_keys`]).
+async fn seed(template: &DatabaseConnection) {
+    db::migrate(template).await.expect("migrate the template");
+    let vault = vault();
+    for alg in [api::oidc::keys::RS256, api::oidc::keys::EDDSA] {
+        api::oidc::keys::current(template, &vault, alg)
+            .await
+            .expect("a signing key in the template");
+    }
+}
+
+/// The bytes of a seeded SQLite database, made once per test process: each SQLite test writes
+/// them to its own folder instead of migrating from empty and making its own keys.
+async fn sqlite_template() -> &'static [u8] {
+    static TEMPLATE: tokio::sync::OnceCell<Vec<u8>> = tokio::sync::OnceCell::const_new();
+    TEMPLATE
+        .get_or_init(|| async {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let path = dir.path().join("template.db");
+            let template = db::connect(&format!("sqlite://{}?mode=rwc", path.display()))
+                .await
+                .expect("open the template");
+            seed(&template).await;
+            // Everything in the main file, so that the file alone is the whole database.
+            template
+                .execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)")
+                .await
+                .expect("checkpoint the template");
+            template.close().await.expect("close the template");
+            std::fs::read(&path).expect("read the template")
+        })
+        .await
+}
+
+/// The seeded PostgreSQL database this test process copies for each test, made on first use.
 ///
 /// Migrating a fresh database took a second of each PostgreSQL test (thirteen migrations, each
 /// committed on its own); `CREATE DATABASE ... TEMPLATE` copies a migrated one in a tenth of
-/// that. Each test still runs the migrator against its copy, which finds nothing to do, and the
-/// SQLite run of every test migrates from empty. The name carries the process id, so test
-/// processes side by side never share one; a template whose process has ended is dropped here.
+/// that. Each test still runs the migrator against its copy, which finds nothing to do. The
+/// name carries the process id, so test processes side by side never share one; a template
+/// whose process has ended is dropped here.
 async fn migrated_template(admin_url: &str) -> &'static str {
     static TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
     TEMPLATE
@@ -172,7 +210,7 @@ async fn migrated_template(admin_url: &str) -> &'static str {
             let template = db::connect(&database_url(admin_url, &name))
                 .await
                 .expect("connect to the template");
-            db::migrate(&template).await.expect("migrate the template");
+            seed(&template).await;
             template.close().await.expect("close the template's connections");
             admin
                 .execute_unprepared(&format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS false"))
@@ -190,6 +228,8 @@ pub struct Builder {
     mail: Option<SmtpCatcher>,
     /// The port [`Builder::own_origin`] found, still held so no other test takes it.
     listener: Option<std::net::TcpListener>,
+    /// Whether the database starts with the template's signing keys.
+    signing_keys: bool,
 }
 
 impl TestApp {
@@ -226,6 +266,7 @@ impl TestApp {
             vars: HashMap::new(),
             mail: None,
             listener: None,
+            signing_keys: true,
         }
     }
 
@@ -446,6 +487,12 @@ impl Builder {
         self.mail_server(SmtpCatcher::detached(port))
     }
 
+    /// Starts with no signing keys, as a new deployment does: the server makes them on first use.
+    pub fn without_signing_keys(mut self) -> Self {
+        self.signing_keys = false;
+        self
+    }
+
     /// Points the mail worker at this catcher, whether or not it listens yet.
     pub fn mail_server(mut self, catcher: SmtpCatcher) -> Self {
         self.mail = Some(catcher);
@@ -461,7 +508,9 @@ impl Builder {
             }
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
-                let url = format!("sqlite://{}/test.db?mode=rwc", dir.path().display());
+                let path = dir.path().join("test.db");
+                std::fs::write(&path, sqlite_template().await).expect("copy the template");
+                let url = format!("sqlite://{}?mode=rwc", path.display());
                 (url, DatabaseGuard::Sqlite(dir))
             }
             Backend::Postgres => {
@@ -507,6 +556,12 @@ impl Builder {
         let config = Config::from_lookup(|name| vars.get(name).cloned()).expect("test config");
         let connection = db::connect(&database_url).await.expect("connect");
         db::migrate(&connection).await.expect("migrate");
+        if !self.signing_keys {
+            connection
+                .execute_unprepared("DELETE FROM signing_keys")
+                .await
+                .expect("start without signing keys");
+        }
         let app = match self.listener {
             Some(listener) => {
                 listener.set_nonblocking(true).expect("a non-blocking listener");

@@ -14,7 +14,7 @@ use reqwest::{StatusCode, redirect::Policy};
 use serde_json::{Value, json};
 use url::Url;
 
-use crate::helpers::{Backend, PASSWORD, TestApp, json_of};
+use crate::helpers::{Backend, Builder, PASSWORD, TestApp, json_of};
 
 const REDIRECT: &str = "https://hire.example/callback";
 
@@ -1288,10 +1288,17 @@ sso_test! {
     }
 }
 
-sso_test! {
-    async fn the_signing_keys_are_sealed_at_rest_and_a_new_key_encryption_key_takes_over(app) {
+/// A new deployment: no signing keys until the first need of one.
+fn without_keys(builder: Builder) -> Builder {
+    builder.own_origin().without_signing_keys()
+}
+
+db_test! {
+    async fn the_signing_keys_are_sealed_at_rest_and_a_new_key_encryption_key_takes_over(app: TestApp) using without_keys; {
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        assert_eq!(entity::signing_keys::Entity::find().count(&app.db).await.unwrap(), 0);
+        // Made on first use: the key set asks for both current keys.
         json_of(app.get("/oauth2/jwks").await, StatusCode::OK).await;
-        use sea_orm::EntityTrait;
         let rows = entity::signing_keys::Entity::find().all(&app.db).await.unwrap();
         assert_eq!(rows.len(), 2);
         for row in &rows {
