@@ -491,29 +491,25 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
       ['/forgot-password', 'Forgot Password'],
       ['/reset-password/some-token', 'Reset Password'],
     ]) {
-      for (const [label, viewport] of [
-        ['desktop', DESKTOP],
-        ['phone', PHONE],
-      ]) {
-        await withPage(
-          browser,
-          app.baseURL,
-          `${path} ${label}`,
-          async (page) => {
-            // A visitor's header is final at once (there is no session to check).
-            await page.goto(path);
-            await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
-            assert.equal(await page.locator('h1').count(), 1);
-            for (const tag of ['Career', 'Campus', 'Hire']) {
-              await page.getByRole('list', { name: 'Platforms' }).getByText(tag, { exact: true }).waitFor();
-            }
-            assert.equal(await page.title(), `${h1} | Talent Suite`);
-            assert.deepEqual(await seriousA11yViolations(page), [], `${path} at ${label} width`);
-            await screenshot(page, `account-${path.split('/')[1]}-${label}`);
-          },
-          { viewport },
-        );
-      }
+      // One page load for both widths: the layout follows the window as it narrows.
+      await withPage(browser, app.baseURL, `${path} at both widths`, async (page) => {
+        // A visitor's header is final at once (there is no session to check).
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
+        assert.equal(await page.locator('h1').count(), 1);
+        assert.equal(await page.title(), `${h1} | Talent Suite`);
+        for (const [label, viewport] of [
+          ['desktop', DESKTOP],
+          ['phone', PHONE],
+        ]) {
+          await page.setViewportSize(viewport);
+          for (const tag of ['Career', 'Campus', 'Hire']) {
+            await page.getByRole('list', { name: 'Platforms' }).getByText(tag, { exact: true }).waitFor();
+          }
+          assert.deepEqual(await seriousA11yViolations(page), [], `${path} at ${label} width`);
+          await screenshot(page, `account-${path.split('/')[1]}-${label}`);
+        }
+      });
     }
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp } from './support/app-server.mjs';
-import { axeRulesFor, launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { launchBrowser, seriousA11yViolationsInEitherTheme, withPage } from './support/browser.mjs';
 import { APP, publicRoutes as routes } from './support/pages.mjs';
 
 let app;
@@ -35,19 +35,6 @@ async function expectPageBasics(page, { h1, title }) {
   }
 }
 
-/**
- * Scans the page in the light theme with every axe rule, then switches the system setting to
- * dark (the site follows it live) and scans the colour rules again (`axeRulesFor`): one page
- * load serves both themes.
- */
-async function expectNoSeriousViolationsInEitherTheme(page) {
-  assert.equal(await page.locator('html').getAttribute('data-theme'), 'light');
-  assert.deepEqual(await seriousA11yViolations(page, axeRulesFor('light')), [], 'light theme');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
-  assert.deepEqual(await seriousA11yViolations(page, axeRulesFor('dark')), [], 'dark theme');
-}
-
 describe('routes', () => {
   for (const route of routes) {
     test(`${route.path} renders "${route.h1}" with its title and no serious a11y violation in either theme`, async () => {
@@ -63,7 +50,7 @@ describe('routes', () => {
         }
         // Let the session check settle so the header is in its final state for axe.
         await page.getByRole('link', { name: 'Sign In' }).first().waitFor({ state: 'attached' });
-        await expectNoSeriousViolationsInEitherTheme(page);
+        assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), []);
       });
     });
   }
@@ -74,7 +61,7 @@ describe('routes', () => {
       assert.equal(response?.status(), 404);
       await expectPageBasics(page, { h1: 'Page not found', title: `Page Not Found | ${APP}` });
       assert.equal(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href'), '/');
-      await expectNoSeriousViolationsInEitherTheme(page);
+      assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), []);
     });
   });
 

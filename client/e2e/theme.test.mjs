@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postApi, saveThemePreference, verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { axeRulesFor, launchBrowser, PHONE, screenshot, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { axeRulesFor, launchBrowser, PHONE, screenshot, seriousA11yViolations, seriousA11yViolationsInEitherTheme, withPage } from './support/browser.mjs';
 import { accountScreens } from './support/pages.mjs';
 import { expectLook } from './support/theme.mjs';
 
@@ -310,74 +310,71 @@ describe('theme (real server)', { skip: preview && 'needs the real server' }, ()
         { colorScheme: other(theme) },
       );
     });
-
-    test(`the account screens and the phone menu have no serious a11y violation in the ${theme} theme`, async () => {
-      await withPage(
-        browser,
-        app.baseURL,
-        `account screens axe ${theme}`,
-        async (page) => {
-          for (const { path, h1 } of accountScreens) {
-            await page.goto(path);
-            await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
-            await signInLink(page).waitFor();
-            assert.equal(await themeAttribute(page), theme, path);
-            assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `${path} (${theme})`);
-          }
-
-          await page.goto('/login');
-          await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-          await page.getByText('Email is required', { exact: true }).waitFor();
-          assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `login with errors (${theme})`);
-
-          await page.goto('/register');
-          await page.getByRole('button', { name: 'Register', exact: true }).click();
-          await page.getByText('Full Name is required', { exact: true }).waitFor();
-          assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `register with errors (${theme})`);
-          await screenshot(page, `theme-register-${theme}`);
-
-          // An unverified account's sign-in leads to the OTP screen (it needs the navigation's state).
-          const email = `otp.${theme}@example.com`;
-          const registered = await postApi(app.baseURL, '/auth/register', {
-            name: 'Omar Otp',
-            email,
-            countryCode: '+91',
-            phone: '+919876543210',
-            password: 'quietRiver42',
-            role: 'career',
-          });
-          assert.equal(registered.status, 201, JSON.stringify(registered.body));
-          await page.goto('/login');
-          await page.getByLabel('Email').fill(email);
-          await page.locator('input[name="password"]').fill('quietRiver42');
-          await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-          await page.waitForURL('**/verify-otp');
-          await page.getByRole('heading', { level: 1, name: 'Verify Your Email' }).waitFor();
-          assert.equal(await themeAttribute(page), theme);
-          assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `verify OTP (${theme})`);
-
-          await page.goto('/forgot-password');
-          await page.getByLabel('Email').fill(email);
-          await page.getByRole('button', { name: /Send/ }).click();
-          await page.getByText('Reset Link Sent!').waitFor();
-          assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `reset link sent (${theme})`);
-        },
-        { colorScheme: theme },
-      );
-
-      await withPage(
-        browser,
-        app.baseURL,
-        `phone menu axe ${theme}`,
-        async (page) => {
-          await page.goto('/');
-          await page.getByRole('button', { name: 'Open menu' }).click();
-          await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Get Started', exact: true }).waitFor();
-          assert.equal(await themeAttribute(page), theme);
-          assert.deepEqual(await seriousA11yViolations(page, axeRulesFor(theme)), [], `phone menu (${theme})`);
-        },
-        { colorScheme: theme, viewport: PHONE },
-      );
-    });
   }
+
+  // A visitor's theme follows the system setting live, so each screen is scanned in both
+  // themes from one page load (`seriousA11yViolationsInEitherTheme`).
+  test('the account screens and the phone menu have no serious a11y violation in either theme', async () => {
+    await withPage(browser, app.baseURL, 'account screens axe', async (page) => {
+      for (const { path, h1 } of accountScreens) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
+        await signInLink(page).waitFor();
+        assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], path);
+      }
+
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.getByText('Email is required', { exact: true }).waitFor();
+      assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], 'login with errors');
+
+      await page.goto('/register');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      await page.getByText('Full Name is required', { exact: true }).waitFor();
+      assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], 'register with errors');
+      await screenshot(page, 'theme-register-light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await screenshot(page, 'theme-register-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      // An unverified account's sign-in leads to the OTP screen (it needs the navigation's state).
+      const email = 'otp.themes@example.com';
+      const registered = await postApi(app.baseURL, '/auth/register', {
+        name: 'Omar Otp',
+        email,
+        countryCode: '+91',
+        phone: '+919876543210',
+        password: 'quietRiver42',
+        role: 'career',
+      });
+      assert.equal(registered.status, 201, JSON.stringify(registered.body));
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(email);
+      await page.locator('input[name="password"]').fill('quietRiver42');
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await page.waitForURL('**/verify-otp');
+      await page.getByRole('heading', { level: 1, name: 'Verify Your Email' }).waitFor();
+      assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], 'verify OTP');
+
+      await page.goto('/forgot-password');
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: /Send/ }).click();
+      await page.getByText('Reset Link Sent!').waitFor();
+      assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], 'reset link sent');
+    });
+
+    await withPage(
+      browser,
+      app.baseURL,
+      'phone menu axe',
+      async (page) => {
+        await page.goto('/');
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Get Started', exact: true }).waitFor();
+        assert.deepEqual(await seriousA11yViolationsInEitherTheme(page), [], 'phone menu');
+      },
+      { viewport: PHONE },
+    );
+  });
 });

@@ -88,6 +88,25 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 export const axeRulesFor = (theme) => ({ colorsOnly: theme !== 'light' });
 
 /**
+ * The serious violations of a page in both themes, from one page load: every rule in the light
+ * theme, then, once the system setting is dark (the site follows it live), the colour rules
+ * (`axeRulesFor`); the page is back in light at the end. Each violation names its theme.
+ */
+export async function seriousA11yViolationsInEitherTheme(page) {
+  const showIn = async (theme) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((expected) => document.documentElement.dataset.theme === expected, theme);
+  };
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    await showIn(theme);
+    for (const violation of await seriousA11yViolations(page, axeRulesFor(theme))) found.push({ theme, ...violation });
+  }
+  await showIn('light');
+  return found;
+}
+
+/**
  * axe-core on the whole page; returns only serious and critical violations. It waits for
  * running animations (a toast sliding in) to finish first: half-faded text is measured as
  * low contrast, which says nothing about the page as a person reads it. `colorsOnly` runs the
