@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { onReturn } from './on-return';
 
 export type SessionUser = {
   id: string;
@@ -116,23 +117,13 @@ export function useSessionState(check: () => Promise<Session>, prerendered: Sess
   checkRef.current = check;
   const current = useSyncExternalStore(subscribe, getSessionState, () => prerendered);
 
-  useEffect(() => {
-    const refreshIfStale = () => {
-      if (isStale(state)) void loadSession(() => checkRef.current());
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === 'visible') refreshIfStale();
-    };
-    refreshIfStale();
-    window.addEventListener('focus', refreshIfStale);
-    window.addEventListener('online', refreshIfStale);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('focus', refreshIfStale);
-      window.removeEventListener('online', refreshIfStale);
-      document.removeEventListener('visibilitychange', onVisibility);
-    };
-  }, []);
+  useEffect(
+    () =>
+      onReturn(() => {
+        if (isStale(state)) void loadSession(() => checkRef.current());
+      }),
+    [],
+  );
 
   return current;
 }

@@ -1,6 +1,7 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useEffect, useRef } from 'react';
+import { onReturn } from '@/lib/on-return';
 import { onAccountChange, SESSION_STALE_TIME_MS } from '@/lib/session-store';
 import { PROFILE_USER_FIELDS, type ProfileUser } from './profile-user';
 
@@ -38,26 +39,14 @@ export function useMe() {
 
   useEffect(() => {
     if (!hasData) return undefined;
-    const refreshIfStale = () => {
+    return onReturn(() => {
       if (Date.now() - receivedAt < SESSION_STALE_TIME_MS) return;
       // Dated now, so that a second event during the fetch does not send another.
       receivedAt = Date.now();
       refetch().catch(() => {
         receivedAt = 0;
       });
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === 'visible') refreshIfStale();
-    };
-    refreshIfStale();
-    window.addEventListener('focus', refreshIfStale);
-    window.addEventListener('online', refreshIfStale);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('focus', refreshIfStale);
-      window.removeEventListener('online', refreshIfStale);
-      document.removeEventListener('visibilitychange', onVisibility);
-    };
+    });
   }, [hasData, refetch]);
 
   return result;
