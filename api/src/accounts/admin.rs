@@ -53,7 +53,7 @@ pub async fn make_admin(
         let sessions_ended = sessions::end_all(&txn, user.id, None).await?;
         super::forget_mailed_secrets(&txn, user.id, None).await?;
         if !was_verified {
-            super::identities::forget_unproven(&txn, user.id, "an operator", by).await?;
+            super::forget_unproven(&txn, user.id, "an operator", by).await?;
         }
         Event::new(Kind::AdminCreated, Some(user.id), by)
             .detail(format!("promoted by {how}; {sessions_ended} sessions ended"))

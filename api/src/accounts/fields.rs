@@ -4,12 +4,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod password;
+pub use password::{COMMON_PASSWORD, MAX_PASSWORD, Password};
+
 pub const MAX_NAME: usize = 100;
 pub const MAX_BIO: usize = 1000;
 pub const MAX_STRING: usize = 255;
-/// API.md's bound for strings without one of their own. Argon2 has no limit; a bound keeps a
-/// megabyte password from costing CPU.
-pub const MAX_PASSWORD: usize = MAX_STRING;
 
 /// A plain address: RFC 5322 "atext" and dots before the @, DNS labels after it. No quotes,
 /// comments, display names or brackets, so nothing a mail header could misread.
@@ -163,80 +163,6 @@ impl Phone {
     }
 }
 
-/// A password as registration and sign-in accept it (at least 6 characters).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Password(String);
-
-impl std::fmt::Debug for Password {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Password(<redacted>)")
-    }
-}
-
-impl Password {
-    /// The registration rule.
-    ///
-    /// # Errors
-    /// 'Password is required' or 'Minimum 6 characters'.
-    pub fn parse_new(value: Option<&str>) -> Result<Self, String> {
-        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
-        let len = value.chars().count();
-        if len < 6 {
-            return Err("Minimum 6 characters".to_owned());
-        }
-        if len > MAX_PASSWORD {
-            return Err(format!("Maximum {MAX_PASSWORD} characters"));
-        }
-        refuse_common(value)?;
-        Ok(Self(value.to_owned()))
-    }
-
-    /// The reset rule: 6+ characters from letters, digits and @$!%*?&, with a letter and a digit.
-    ///
-    /// # Errors
-    /// 'Password is required', 'Must contain at least 6 chars, 1 letter & 1 number', or too long.
-    pub fn parse_reset(value: Option<&str>) -> Result<Self, String> {
-        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
-        if value.chars().count() > MAX_PASSWORD {
-            return Err(format!("Maximum {MAX_PASSWORD} characters"));
-        }
-        let allowed = value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "@$!%*?&".contains(c));
-        let has_letter = value.chars().any(|c| c.is_ascii_alphabetic());
-        let has_digit = value.chars().any(|c| c.is_ascii_digit());
-        if value.len() < 6 || !allowed || !has_letter || !has_digit {
-            return Err("Must contain at least 6 chars, 1 letter & 1 number".to_owned());
-        }
-        refuse_common(value)?;
-        Ok(Self(value.to_owned()))
-    }
-
-    /// At sign-in only presence is checked: the hash decides the rest.
-    ///
-    /// # Errors
-    /// 'Password is required'.
-    pub fn parse_existing(value: Option<&str>) -> Result<Self, String> {
-        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
-        Ok(Self(value.chars().take(MAX_PASSWORD + 1).collect()))
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-pub const COMMON_PASSWORD: &str =
-    "This password is one of the most common and easy to guess. Please choose another.";
-
-/// After SPEC.md's rules pass: a password every attacker tries first is refused too.
-fn refuse_common(value: &str) -> Result<(), String> {
-    if super::common_passwords::is_common(value) {
-        return Err(COMMON_PASSWORD.to_owned());
-    }
-    Ok(())
-}
-
 /// An email code as typed: at least 4 characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OtpInput(String);
@@ -340,52 +266,6 @@ mod tests {
                 .unwrap()
                 .into_inner(),
             "+919876543210"
-        );
-    }
-
-    #[test]
-    fn registration_passwords_need_six_characters() {
-        assert_eq!(Password::parse_new(None).unwrap_err(), "Password is required");
-        assert_eq!(
-            Password::parse_new(Some("12345")).unwrap_err(),
-            "Minimum 6 characters"
-        );
-        assert!(Password::parse_new(Some("k7#Lm2")).is_ok());
-    }
-
-    #[test]
-    fn common_passwords_are_refused_after_the_spec_rules_and_long_ones_kept_as_typed() {
-        assert_eq!(Password::parse_new(Some("123456")).unwrap_err(), COMMON_PASSWORD);
-        assert_eq!(
-            Password::parse_reset(Some("Password1")).unwrap_err(),
-            COMMON_PASSWORD
-        );
-        // SPEC.md's own texts come first.
-        assert_eq!(
-            Password::parse_new(Some("12345")).unwrap_err(),
-            "Minimum 6 characters"
-        );
-        let long = format!(" {} ", "x".repeat(253));
-        assert_eq!(Password::parse_new(Some(&long)).unwrap().expose(), long);
-        assert_eq!(
-            Password::parse_new(Some(&"x".repeat(256))).unwrap_err(),
-            "Maximum 255 characters"
-        );
-    }
-
-    #[test]
-    fn reset_passwords_need_a_letter_a_digit_and_allowed_symbols() {
-        let rule = "Must contain at least 6 chars, 1 letter & 1 number";
-        for bad in ["abcdef", "123456", "ab1", "abc 123", "abc123#"] {
-            assert_eq!(Password::parse_reset(Some(bad)).unwrap_err(), rule, "{bad}");
-        }
-        assert!(Password::parse_reset(Some("abc12@")).is_ok());
-        // API.md's 255 for a string; past it, the bound is named rather than the rule.
-        let longest = format!("a1{}", "b".repeat(253));
-        assert!(Password::parse_reset(Some(&longest)).is_ok());
-        assert_eq!(
-            Password::parse_reset(Some(&format!("{longest}c"))).unwrap_err(),
-            "Maximum 255 characters"
         );
     }
 

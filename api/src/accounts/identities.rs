@@ -7,7 +7,7 @@
 //!   its owner (pre-hijacking): its password, sessions, codes, links and identities are dropped
 //!   before the join, and the owner is told by mail either way. The same goes for every other
 //!   proof of the email that is not the registration's own code: a reset link, a sign-in link,
-//!   an operator's promotion ([`forget_unproven`]).
+//!   an operator's promotion (`super::take_back_unverified`, `super::forget_unproven`).
 //! - One identity per provider per account; the last way in (no password, no other identity,
 //!   no passkey) cannot be disconnected.
 
@@ -19,7 +19,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{fields::Email, find_by_email, sessions, sessions::Viewer};
+use super::{fields::Email, find_by_email, sessions::Viewer};
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
@@ -130,45 +130,8 @@ fn is_identity_taken(err: &sea_orm::DbErr) -> bool {
         || is_unique_violation(err, "identities_user_id_provider_key", "identities.user_id")
 }
 
-/// Drops every identity of an account whose email was never verified, when the email is proven
-/// by something other than the registration's own code. Such an identity came with an email
-/// its provider did not vouch for (one that vouched would have verified the account), so it
-/// may be a stranger's who registered the address first: it must not outlast the owner's
-/// proof. `how` names the proof in the audit log.
-///
-/// # Errors
-/// On a database failure.
-pub async fn forget_unproven(
-    txn: &impl ConnectionTrait,
-    user_id: Uuid,
-    how: &str,
-    client: &ClientInfo,
-) -> Result<()> {
-    let dropped = identities::Entity::find()
-        .filter(identities::Column::UserId.eq(user_id))
-        .all(txn)
-        .await?;
-    if dropped.is_empty() {
-        return Ok(());
-    }
-    identities::Entity::delete_many()
-        .filter(identities::Column::UserId.eq(user_id))
-        .exec(txn)
-        .await?;
-    for identity in dropped {
-        Event::new(Kind::IdentityDisconnected, Some(user_id), client)
-            .detail(format!(
-                "{}: not vouched for, dropped when {how} proved the email",
-                identity.provider
-            ))
-            .record(txn)
-            .await?;
-    }
-    Ok(())
-}
-
 /// Joins `who` to the account of its vouched email, dropping what a stranger may have left on
-/// an account that was never verified; the owner is mailed.
+/// an account that was never verified ([`super::take_back_unverified`]); the owner is mailed.
 async fn join(
     ctx: &Context,
     user: users::Model,
@@ -178,18 +141,7 @@ async fn join(
     let was_verified = user.email_verified;
     let txn = crate::db::begin_write(&ctx.db).await?;
     if !was_verified {
-        let ended = sessions::end_all(&txn, user.id, None).await?;
-        if ended > 0 {
-            Event::new(Kind::SessionsRevoked, Some(user.id), client)
-                .detail(format!(
-                    "{ended} ended by linking {} to an unverified account",
-                    who.provider.label()
-                ))
-                .record(&txn)
-                .await?;
-        }
-        super::forget_mailed_secrets(&txn, user.id, None).await?;
-        forget_unproven(&txn, user.id, who.provider.label(), client).await?;
+        super::take_back_unverified(&txn, user.id, who.provider.label(), client).await?;
     }
     let status = super::verified_status(user.status);
     let mut joined: users::ActiveModel = user.into();

@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::{
     password_reset::{LinkRequest, link_request, note_no_account},
-    sessions, tokens,
+    tokens,
     two_factor::{self, SignInStep},
 };
 use crate::{
@@ -129,9 +129,7 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         row.password_hash = Set(None);
         row.updated_at = Set(now);
         let user = row.update(&txn).await?;
-        sessions::end_all(&txn, user.id, None).await?;
-        super::forget_mailed_secrets(&txn, user.id, None).await?;
-        super::identities::forget_unproven(&txn, user.id, "a sign-in link", client).await?;
+        super::take_back_unverified(&txn, user.id, "a sign-in link", client).await?;
         Event::new(Kind::EmailVerified, Some(user.id), client)
             .detail("sign-in link")
             .record(&txn)

@@ -29,7 +29,11 @@ use entity::users::{self, AccountStatus};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use uuid::Uuid;
 
-use crate::error::Result;
+use crate::{
+    audit::{Event, Kind},
+    client::ClientInfo,
+    error::Result,
+};
 use fields::{Email, Role};
 
 /// A new account row with API.md's defaults (email and push notifications on, sms off,
@@ -120,4 +124,68 @@ pub async fn forget_mailed_secrets(
     }
     links.exec(db).await?;
     Ok(())
+}
+
+/// Drops every identity of an account whose email was never verified, when the email is proven
+/// by something other than the registration's own code. Such an identity came with an email
+/// its provider did not vouch for (one that vouched would have verified the account), so it
+/// may be a stranger's who registered the address first: it must not outlast the owner's
+/// proof. `how` names the proof in the audit log.
+///
+/// # Errors
+/// On a database failure.
+pub async fn forget_unproven(
+    txn: &impl ConnectionTrait,
+    user_id: Uuid,
+    how: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    let dropped = entity::identities::Entity::find()
+        .filter(entity::identities::Column::UserId.eq(user_id))
+        .all(txn)
+        .await?;
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    entity::identities::Entity::delete_many()
+        .filter(entity::identities::Column::UserId.eq(user_id))
+        .exec(txn)
+        .await?;
+    for identity in dropped {
+        Event::new(Kind::IdentityDisconnected, Some(user_id), client)
+            .detail(format!(
+                "{}: not vouched for, dropped when {how} proved the email",
+                identity.provider
+            ))
+            .record(txn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Takes back an account whose email was never verified from whoever may have registered the
+/// address first, when its owner proves the address by a provider that vouches for it or by a
+/// sign-in link: its sessions end, its mailed codes and links go, and so do its identities
+/// ([`forget_unproven`]). The caller drops the password in the update that verifies the
+/// account. `how` names the proof in the audit log.
+///
+/// # Errors
+/// On a database failure.
+pub async fn take_back_unverified(
+    txn: &impl ConnectionTrait,
+    user_id: Uuid,
+    how: &str,
+    client: &ClientInfo,
+) -> Result<()> {
+    let ended = sessions::end_all(txn, user_id, None).await?;
+    if ended > 0 {
+        Event::new(Kind::SessionsRevoked, Some(user_id), client)
+            .detail(format!(
+                "{ended} ended when {how} proved the email of an unverified account"
+            ))
+            .record(txn)
+            .await?;
+    }
+    forget_mailed_secrets(txn, user_id, None).await?;
+    forget_unproven(txn, user_id, how, client).await
 }

@@ -185,7 +185,7 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
     // every other link mailed before this one dies with it.
     super::forget_mailed_secrets(&txn, user.id, Some(row.id)).await?;
     if !was_verified {
-        super::identities::forget_unproven(&txn, user.id, "a reset link", client).await?;
+        super::forget_unproven(&txn, user.id, "a reset link", client).await?;
     }
     let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
     let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);

@@ -323,6 +323,11 @@ pub async fn revoke_beyond(
     organization: Option<Uuid>,
     now: Option<OrgRole>,
 ) -> Result<u64> {
+    let beyond = match now {
+        Some(OrgRole::Owner) => return Ok(0),
+        Some(OrgRole::Admin) => Some(OrgRole::Owner),
+        Some(OrgRole::Member) | None => None,
+    };
     let mut revoke = organization_invitations::Entity::update_many()
         .col_expr(
             organization_invitations::Column::Status,
@@ -333,14 +338,18 @@ pub async fn revoke_beyond(
     if let Some(organization) = organization {
         revoke = revoke.filter(organization_invitations::Column::OrganizationId.eq(organization));
     }
-    match now {
-        Some(OrgRole::Owner) => return Ok(0),
-        Some(OrgRole::Admin) => {
-            revoke = revoke.filter(organization_invitations::Column::Role.eq(OrgRole::Owner));
-        }
-        Some(OrgRole::Member) | None => {}
+    if let Some(role) = beyond {
+        revoke = revoke.filter(organization_invitations::Column::Role.eq(role));
     }
     Ok(revoke.exec(txn).await?.rows_affected)
+}
+
+/// The audit detail's note of the invitations [`revoke_beyond`] revoked, if any.
+pub fn revoked_note(revoked: u64) -> String {
+    match revoked {
+        0 => String::new(),
+        n => format!("; {n} pending invitations they sent revoked"),
+    }
 }
 
 /// What an invitation link shows: who invites whom where. Public: the token is the secret.

@@ -180,14 +180,10 @@ pub async fn change_role(
         let member = row.update(&txn).await?;
         ensure_an_owner(&txn, &access).await?;
         let revoked = invitations::revoke_beyond(&txn, user.id, Some(access.org.id), Some(role)).await?;
+        let note = invitations::revoked_note(revoked);
         Event::new(Kind::OrganizationMemberChanged, Some(user.id), client)
             .by(viewer.user.id)
-            .detail(format!(
-                "organization {}: {}{}",
-                access.org.id,
-                role.as_str(),
-                revoked_note(revoked)
-            ))
+            .detail(format!("organization {}: {}{note}", access.org.id, role.as_str()))
             .record(&txn)
             .await?;
         Ok((member, user))
@@ -235,21 +231,17 @@ pub async fn remove(
         };
         Event::new(kind, Some(user.id), client)
             .by(viewer.user.id)
-            .detail(format!("organization {}{}", access.org.id, revoked_note(revoked)))
+            .detail(format!(
+                "organization {}{}",
+                access.org.id,
+                invitations::revoked_note(revoked)
+            ))
             .record(&txn)
             .await?;
         Ok(())
     }
     .await;
     settle(txn, outcome).await
-}
-
-/// The audit detail's note of the invitations a change of role revoked, if any.
-fn revoked_note(revoked: u64) -> String {
-    match revoked {
-        0 => String::new(),
-        n => format!("; {n} pending invitations they sent revoked"),
-    }
 }
 
 /// Before an account goes: the invitations it sent are revoked; in each organization where it
