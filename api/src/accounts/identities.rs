@@ -25,7 +25,7 @@ use crate::{
     client::ClientInfo,
     context::Context,
     error::{Error, Result, is_unique_violation},
-    mail,
+    mail::{self, NewWayIn},
     providers::{Provider, ProviderIdentity},
 };
 
@@ -234,7 +234,8 @@ pub async fn create_account(
     Ok(Some(user))
 }
 
-/// Connects `who` to the viewer's account (the "Connect" of the security page).
+/// Connects `who` to the viewer's account (the "Connect" of the security page); the owner is
+/// mailed, as a connected identity outlives a password reset.
 ///
 /// # Errors
 /// 409 when the identity belongs to another account, or the viewer has another identity at
@@ -258,20 +259,30 @@ pub async fn connect(
             who.provider.label()
         )));
     }
-    identity_row(viewer.user.id, who)
-        .insert(&ctx.db)
-        .await
-        .map_err(|err| {
-            if is_identity_taken(&err) {
-                taken(who.provider)
-            } else {
-                err.into()
-            }
-        })?;
-    Event::new(Kind::IdentityConnected, Some(viewer.user.id), client)
+    let user = &viewer.user;
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    if let Err(err) = identity_row(user.id, who).insert(&txn).await {
+        txn.rollback().await?;
+        return Err(if is_identity_taken(&err) {
+            taken(who.provider)
+        } else {
+            err.into()
+        });
+    }
+    let notice = mail::sign_in_added(
+        &ctx.config.app_name,
+        &user.email,
+        &user.name,
+        NewWayIn::Provider(who.provider.label()),
+        &ctx.config.platforms.main,
+    );
+    mail::enqueue(&txn, notice.about(user.id)).await?;
+    Event::new(Kind::IdentityConnected, Some(user.id), client)
         .detail(who.provider.as_str())
-        .record(&ctx.db)
+        .record(&txn)
         .await?;
+    txn.commit().await?;
+    ctx.mail_ready.notify_one();
     Ok(())
 }
 

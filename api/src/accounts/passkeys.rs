@@ -34,6 +34,7 @@ use crate::{
     config::Config,
     context::Context,
     error::{Error, FieldErrors, Result, is_unique_violation},
+    mail::{self, NewWayIn},
 };
 
 /// How long a started registration or sign-in may be finished.
@@ -269,7 +270,8 @@ fn signed_challenge(client_data_json: &[u8]) -> Option<String> {
 }
 
 /// Finishes adding a passkey: webauthn-rs checks the attestation against the started ceremony,
-/// and the credential is kept under the name given (or "Passkey").
+/// and the credential is kept under the name given (or "Passkey"). The owner is mailed, as a
+/// passkey outlives a password reset.
 ///
 /// # Errors
 /// 400 'Passkey could not be verified' (a bad credential, an unknown or used ceremony, a
@@ -312,19 +314,35 @@ pub async fn finish_registration(
         credential: Set(to_json(&passkey)?),
         created_at: Set(Utc::now()),
         last_used_at: Set(None),
-    }
-    .insert(&ctx.db)
-    .await
-    .map_err(|err| {
-        if is_unique_violation(&err, "passkeys_credential_id_key", "passkeys.credential_id") {
-            Error::PasskeyUnverified
-        } else {
-            err.into()
+    };
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    let row = match row.insert(&txn).await {
+        Ok(row) => row,
+        Err(err) => {
+            txn.rollback().await?;
+            return Err(
+                if is_unique_violation(&err, "passkeys_credential_id_key", "passkeys.credential_id") {
+                    Error::PasskeyUnverified
+                } else {
+                    err.into()
+                },
+            );
         }
-    })?;
-    Event::new(Kind::PasskeyAdded, Some(viewer.user.id), client)
-        .record(&ctx.db)
+    };
+    let user = &viewer.user;
+    let notice = mail::sign_in_added(
+        &ctx.config.app_name,
+        &user.email,
+        &user.name,
+        NewWayIn::Passkey,
+        &ctx.config.platforms.main,
+    );
+    mail::enqueue(&txn, notice.about(user.id)).await?;
+    Event::new(Kind::PasskeyAdded, Some(user.id), client)
+        .record(&txn)
         .await?;
+    txn.commit().await?;
+    ctx.mail_ready.notify_one();
     Ok(row.into())
 }
 

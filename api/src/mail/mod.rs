@@ -66,6 +66,7 @@ const TWO_FACTOR_CHANGED: Template = template!("two_factor_changed");
 const PASSWORD_KNOWN: Template = template!("password_known");
 const INVITATION: Template = template!("invitation");
 const SIGN_IN_LINK: Template = template!("sign_in_link");
+const SIGN_IN_ADDED: Template = template!("sign_in_added");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
@@ -208,6 +209,41 @@ pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link:
     )
 }
 
+/// A way into an account that a signed-in person added, and that a password reset leaves in
+/// place: the owner hears of each, in case the session was not theirs.
+#[derive(Debug, Clone, Copy)]
+pub enum NewWayIn<'a> {
+    Passkey,
+    /// A sign-in provider's account, by the provider's label ("GitHub").
+    Provider(&'a str),
+}
+
+/// The notice that a way to sign in was added; `site` is the main platform's URL, where the
+/// notice's forgot-password and security links lead.
+pub fn sign_in_added(app_name: &str, to: &str, name: &str, added: NewWayIn<'_>, site: &str) -> Mail {
+    let (method, note) = match added {
+        NewWayIn::Passkey => (
+            "A passkey".to_owned(),
+            "It signs in to your account on its own, with no password or second-factor code.".to_owned(),
+        ),
+        NewWayIn::Provider(provider) => (
+            format!("{provider} sign-in"),
+            format!("From now on the {provider} account that was connected can sign in to your account."),
+        ),
+    };
+    SIGN_IN_ADDED.render(
+        to,
+        &[
+            ("app_name", app_name),
+            ("name", &greeting_name(name)),
+            ("method", &method),
+            ("note", &note),
+            ("forgot", &format!("{site}/forgot-password")),
+            ("security", &format!("{site}/security")),
+        ],
+    )
+}
+
 /// An organization's name as a mail shows it: typed by its owner, so cut short, with control
 /// and direction-override characters dropped (HTML escaping comes on top).
 fn organization_name(name: &str) -> String {
@@ -332,6 +368,47 @@ mod tests {
         assert_eq!(mail.subject, "Your Talent Suite verification code: 123456");
         assert!(mail.text.contains("123456") && mail.html.contains("123456"));
         assert!(mail.text.contains("10 minutes"));
+    }
+
+    #[test]
+    fn a_new_way_in_names_the_method_and_links_the_reset_and_the_security_page() {
+        let mail = sign_in_added(
+            "Talent Suite",
+            "a@b.io",
+            "<b>Ann</b>",
+            NewWayIn::Provider("GitHub"),
+            "http://main.test",
+        );
+        assert_eq!(
+            mail.subject,
+            "GitHub sign-in was added to your Talent Suite account"
+        );
+        assert!(mail.text.contains("Hello <b>Ann</b>,"), "{}", mail.text);
+        assert!(
+            mail.html.contains("Hello &lt;b&gt;Ann&lt;/b&gt;,"),
+            "{}",
+            mail.html
+        );
+        for part in [&mail.text, &mail.html] {
+            assert!(part.contains("http://main.test/forgot-password"), "{part}");
+            assert!(part.contains("http://main.test/security"), "{part}");
+        }
+        let passkey = sign_in_added(
+            "Talent Suite",
+            "a@b.io",
+            "Ann",
+            NewWayIn::Passkey,
+            "http://main.test",
+        );
+        assert_eq!(
+            passkey.subject,
+            "A passkey was added to your Talent Suite account"
+        );
+        assert!(
+            passkey.text.contains("no password or second-factor code"),
+            "{}",
+            passkey.text
+        );
     }
 
     #[test]

@@ -158,6 +158,14 @@ db_test! {
         assert_eq!(passkey["name"], "Chrome on Linux");
         assert_eq!(passkey["lastUsedAt"], Value::Null);
         let id = passkey["id"].as_str().unwrap().to_owned();
+        // A passkey outlives a password reset, so its owner hears of it: the session that
+        // added it may not be theirs.
+        let notice = app.mail.wait_for("kim@example.com", 2).await.pop().unwrap();
+        assert_eq!(notice.subject(), "A passkey was added to your Talent Suite account");
+        let text = notice.text();
+        assert!(text.contains("Reset your password, which signs out every device"), "{text}");
+        assert!(text.contains(&format!("{SITE}/forgot-password")) && text.contains(&format!("{SITE}/security")), "{text}");
+        assert!(!text.contains("Chrome on Linux"), "the name typed by whoever added it is not repeated: {text}");
 
         // A second one, unnamed: it is called "Passkey".
         let mut phone = Device::new();

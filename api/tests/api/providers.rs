@@ -278,6 +278,10 @@ providers_test! {
         let t = ticket(&app, "github", "intent=link").await;
         let linked = json_of(app.post_as(&first, "/api/auth/oauth/link", json!({ "ticket": t })).await, StatusCode::OK).await;
         assert_eq!(linked["message"], "GitHub account connected");
+        // A connected account outlives a password reset, so the owner hears of it.
+        let notice = app.mail.wait_for("first@example.com", 2).await.pop().unwrap();
+        assert_eq!(notice.subject(), "GitHub sign-in was added to your Talent Suite account");
+        assert!(notice.text().contains("the GitHub account that was connected can sign in"), "{}", notice.text());
         // Signed out, connecting is refused before the ticket is looked at.
         let t = ticket(&app, "github", "intent=link").await;
         assert_eq!(app.post("/api/auth/oauth/link", json!({ "ticket": t })).await.status(), StatusCode::UNAUTHORIZED);
