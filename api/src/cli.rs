@@ -192,8 +192,12 @@ async fn database_only(env_file: Option<&std::path::Path>) -> anyhow::Result<sea
             }
         }
     }
-    let url =
-        std::env::var("DATABASE_URL").unwrap_or_else(|_| crate::config::DEFAULT_DATABASE_URL.to_owned());
+    // Read as the server reads it: trimmed, and blank means unset.
+    let url = std::env::var("DATABASE_URL")
+        .ok()
+        .map(|url| url.trim().to_owned())
+        .filter(|url| !url.is_empty())
+        .unwrap_or_else(|| crate::config::DEFAULT_DATABASE_URL.to_owned());
     let db = db::connect(&url).await?;
     db::migrate(&db).await?;
     Ok(db)
