@@ -130,6 +130,22 @@ fn is_identity_taken(err: &sea_orm::DbErr) -> bool {
         || is_unique_violation(err, "identities_user_id_provider_key", "identities.user_id")
 }
 
+/// Adds `who` to the account `user_id` within the caller's transaction (rolled back with it on
+/// an error).
+///
+/// # Errors
+/// 409 when the identity, or another at its provider, was connected meanwhile.
+async fn add(txn: &impl ConnectionTrait, user_id: Uuid, who: &ProviderIdentity) -> Result<()> {
+    identity_row(user_id, who).insert(txn).await.map_err(|err| {
+        if is_identity_taken(&err) {
+            taken(who.provider)
+        } else {
+            err.into()
+        }
+    })?;
+    Ok(())
+}
+
 /// Joins `who` to the account of its vouched email, dropping what a stranger may have left on
 /// an account that was never verified ([`super::take_back_unverified`]); the owner is mailed.
 async fn join(
@@ -152,14 +168,7 @@ async fn join(
         joined.password_hash = Set(None);
     }
     let user = joined.update(&txn).await?;
-    if let Err(err) = identity_row(user.id, who).insert(&txn).await {
-        txn.rollback().await?;
-        return Err(if is_identity_taken(&err) {
-            taken(who.provider)
-        } else {
-            err.into()
-        });
-    }
+    add(&txn, user.id, who).await?;
     let note = if was_verified {
         VERIFIED_NOTE
     } else {
@@ -261,14 +270,7 @@ pub async fn connect(
     }
     let user = &viewer.user;
     let txn = crate::db::begin_write(&ctx.db).await?;
-    if let Err(err) = identity_row(user.id, who).insert(&txn).await {
-        txn.rollback().await?;
-        return Err(if is_identity_taken(&err) {
-            taken(who.provider)
-        } else {
-            err.into()
-        });
-    }
+    add(&txn, user.id, who).await?;
     let notice = mail::sign_in_added(
         &ctx.config.app_name,
         &user.email,
