@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
+import { latestSubject } from './support/mailbox.mjs';
 import { startApp } from './support/app-server.mjs';
 import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
 
@@ -108,6 +109,11 @@ describe('passkeys (real server)', { skip: preview && 'needs the real server' },
       assert.equal(stored.length, 1);
       assert.equal(stored[0].isResidentCredential, true, 'a discoverable credential');
       assert.equal(stored[0].rpId, 'localhost');
+      // A passkey outlives a password reset: the owner is told by mail.
+      assert.equal(
+        await latestSubject(app.baseURL, account.email, /A passkey was added to your [^<]+ account/),
+        'A passkey was added to your Talent Suite account',
+      );
       assert.deepEqual(await seriousA11yViolations(page), [], '/security with a passkey');
 
       // Rename in place.

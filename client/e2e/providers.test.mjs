@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
+import { latestSubject } from './support/mailbox.mjs';
 import { startApp } from './support/app-server.mjs';
 import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
 import { githubEnv, startFakeGitHub } from './support/fake-idp.mjs';
@@ -111,6 +112,11 @@ describe('sign-in providers (real server)', { skip: preview && 'needs the real s
       await throughPopup(page, 'Connect GitHub');
       await toast(page, 'GitHub account connected').waitFor({ timeout: 15_000 });
       await row.getByText('pia.github@example.com', { exact: false }).waitFor();
+      // A connected account outlives a password reset: the owner is told by mail.
+      assert.equal(
+        await latestSubject(app.baseURL, user.email, /GitHub sign-in was added to your [^<]+ account/),
+        'GitHub sign-in was added to your Talent Suite account',
+      );
 
       await row.getByRole('button', { name: 'Disconnect GitHub' }).click();
       await page.getByRole('alertdialog', { name: 'Disconnect GitHub?' }).getByRole('button', { name: 'Disconnect' }).click();

@@ -28,3 +28,7 @@ export const latestInvitationLink = (baseURL, email) => newestMatch(baseURL, ema
 
 /** The newest sign-in link (`{MAIN_PLATFORM_URL}/magic-link/{token}`) mailed to `email`. */
 export const latestSignInLink = (baseURL, email) => newestMatch(baseURL, email, /<a href="([^"]*\/magic-link\/[^"]+)"/, 'sign-in link');
+
+/** The subject of the newest mail to `email` whose subject matches `pattern` (a RegExp). */
+export const latestSubject = (baseURL, email, pattern) =>
+  newestMatch(baseURL, email, new RegExp(`<h2>(${pattern.source})</h2>`, pattern.flags), `mail matching ${pattern}`);
