@@ -118,8 +118,10 @@ pub async fn sweep(db: &DatabaseConnection, session_idle: chrono::Duration) -> R
         .exec(db)
         .await?
         .rows_affected;
+    // Kept a day past their five minutes, as codes and links are: a late finish is told that
+    // its request expired (410), not that the passkey is unknown.
     removed += passkey_ceremonies::Entity::delete_many()
-        .filter(passkey_ceremonies::Column::ExpiresAt.lt(now))
+        .filter(passkey_ceremonies::Column::ExpiresAt.lt(day_ago))
         .exec(db)
         .await?
         .rows_affected;

@@ -278,6 +278,11 @@ pub async fn suspend(
     client: &ClientInfo,
 ) -> Result<()> {
     require_admin(viewer)?;
+    // Whom first, then why: suspending oneself is refused whatever the reason says.
+    let user = target(ctx, id).await?;
+    if user.id == viewer.user.id {
+        return Err(Error::Forbidden(NOT_YOURSELF_SUSPEND.to_owned()));
+    }
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
     let Some(reason) = reason else {
         return Err(Error::field("reason", REASON_REQUIRED));
@@ -287,10 +292,6 @@ pub async fn suspend(
             "reason",
             format!("Reason must be at most {MAX_REASON} characters"),
         ));
-    }
-    let user = target(ctx, id).await?;
-    if user.id == viewer.user.id {
-        return Err(Error::Forbidden(NOT_YOURSELF_SUSPEND.to_owned()));
     }
     let txn = crate::db::begin_write(&ctx.db).await?;
     let user_id = user.id;

@@ -1,13 +1,13 @@
 //! The admin console in GraphQL: the same domain calls as `/api/admin/*`.
 
-use async_graphql::{Context, ID, Object, SimpleObject};
+use async_graphql::{Context, ID, MaybeUndefined, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 
 use super::{
     audit::AuditEvent,
     context,
     errors::IntoGql,
-    organizations::Organization,
+    organizations::{Organization, OrganizationPayload},
     passkeys::Passkey,
     providers::Identity,
     types::{MessagePayload, Session, User},
@@ -19,12 +19,13 @@ use crate::{
         users::{self, Listed, RoleForm, SearchForm, SuspendForm},
     },
     organizations::UpdateForm,
-    patch::Patch,
 };
 
-/// A person as the console lists them.
+/// A person as the console lists them: the account's fields, as REST's `data.items` has them,
+/// and two more.
 #[derive(SimpleObject)]
 pub struct AdminUser {
+    #[graphql(flatten)]
     pub user: User,
     pub last_sign_in_at: Option<DateTime<Utc>>,
     /// How many organizations they belong to.
@@ -39,6 +40,12 @@ impl From<Listed> for AdminUser {
             organizations: listed.organizations,
         }
     }
+}
+
+#[derive(SimpleObject)]
+pub struct AdminUserPayload {
+    pub message: String,
+    pub user: AdminUser,
 }
 
 #[derive(SimpleObject)]
@@ -231,13 +238,16 @@ impl AdminMutation {
         ctx: &Context<'_>,
         id: ID,
         role: Option<String>,
-    ) -> async_graphql::Result<AdminUser> {
+    ) -> async_graphql::Result<AdminUserPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         let listed = users::set_role(state, &viewer, &id, RoleForm { role }, &meta.client)
             .await
             .gql()?;
-        Ok(listed.into())
+        Ok(AdminUserPayload {
+            message: users::ROLE_UPDATED.to_owned(),
+            user: listed.into(),
+        })
     }
 
     /// Mails an unverified account a new verification code.
@@ -250,24 +260,27 @@ impl AdminMutation {
         Ok(MessagePayload::new(users::VERIFICATION_SENT))
     }
 
-    /// Sets an organization's seat limit (null: unlimited).
+    /// Sets an organization's seat limit (null: unlimited; left out: unchanged).
     async fn set_seat_limit(
         &self,
         ctx: &Context<'_>,
         id: ID,
-        seat_limit: Option<i32>,
-    ) -> async_graphql::Result<Organization> {
+        seat_limit: MaybeUndefined<i32>,
+    ) -> async_graphql::Result<OrganizationPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         crate::admin::require_admin(&viewer).gql()?;
         let form = UpdateForm {
             name: None,
             slug: None,
-            seat_limit: seat_limit.map_or(Patch::Clear, Patch::Set),
+            seat_limit: seat_limit.into(),
         };
         let view = crate::organizations::update(state, &viewer, &id, form, &meta.client)
             .await
             .gql()?;
-        Ok(view.into())
+        Ok(OrganizationPayload {
+            message: crate::organizations::UPDATED.to_owned(),
+            organization: view.into(),
+        })
     }
 }

@@ -101,6 +101,13 @@ db_test! {
         // An Int past 32 bits is bad input in GraphQL too, with its code.
         let huge = app.graphql(Some(&boss), "{ adminUsers(limit: 16271350425757) { nextCursor } }", json!({})).await;
         assert_eq!(huge["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{huge}");
+
+        // GraphQL lists the same fields under the same names: the account's own, then two more.
+        let listed = app.graphql(Some(&boss), r#"{ adminUsers(query: "grace@nav") { items { email status lastSignInAt organizations } } }"#, json!({})).await;
+        assert_eq!(listed["data"]["adminUsers"]["items"], json!([{ "email": "grace@navy.test", "status": "pending", "lastSignInAt": null, "organizations": 0 }]), "{listed}");
+        let grace = json_of(app.get_as(&boss, "/api/admin/users?query=grace%40nav").await, StatusCode::OK).await["data"]["items"][0]["id"].clone();
+        let promoted = app.graphql(Some(&boss), r#"mutation($id: ID!) { setUserRole(id: $id, role: "hire") { message user { email role } } }"#, json!({ "id": grace })).await;
+        assert_eq!(promoted["data"]["setUserRole"], json!({ "message": "Role updated", "user": { "email": "grace@navy.test", "role": "hire" } }), "{promoted}");
     }
 }
 
@@ -135,6 +142,9 @@ db_test! {
         // An admin can neither suspend nor demote themself.
         let me = id_of(&app, &boss).await;
         let own = json_of(app.post_as(&boss, &format!("/api/admin/users/{me}/suspend"), json!({ "reason": "oops" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(own["message"], "You cannot suspend your own account");
+        // With no reason too: it is the who that is refused, not the form.
+        let own = json_of(app.post_as(&boss, &format!("/api/admin/users/{me}/suspend"), json!({ "reason": " " })).await, StatusCode::FORBIDDEN).await;
         assert_eq!(own["message"], "You cannot suspend your own account");
         let own = json_of(app.put_as(&boss, &format!("/api/admin/users/{me}/role"), json!({ "role": "career" })).await, StatusCode::FORBIDDEN).await;
         assert_eq!(own["message"], "You cannot change your own role");
@@ -277,5 +287,14 @@ db_test! {
         let rule = &doc["paths"]["/admin/orgs/{id}"]["put"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["seatLimit"];
         assert_eq!((rule["minimum"].as_i64(), rule["maximum"].as_i64()), (Some(1), Some(1_000_000)), "{rule}");
         assert_eq!(app.put_as(&owner, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 1000 })).await.status(), StatusCode::FORBIDDEN);
+
+        // GraphQL: the same message; a seat limit left out is left as it is, null lifts it.
+        let seats = "mutation($id: ID!, $seats: Int) { setSeatLimit(id: $id, seatLimit: $seats) { message organization { seatLimit } } }";
+        let set = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": 40 })).await;
+        assert_eq!(set["data"]["setSeatLimit"], json!({ "message": "Organization updated", "organization": { "seatLimit": 40 } }), "{set}");
+        let unchanged = app.graphql(Some(&boss), "mutation($id: ID!) { setSeatLimit(id: $id) { organization { seatLimit } } }", json!({ "id": id })).await;
+        assert_eq!(unchanged["data"]["setSeatLimit"]["organization"]["seatLimit"], 40, "{unchanged}");
+        let lifted = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": null })).await;
+        assert_eq!(lifted["data"]["setSeatLimit"]["organization"]["seatLimit"], Value::Null, "{lifted}");
     }
 }

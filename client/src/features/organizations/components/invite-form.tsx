@@ -77,11 +77,11 @@ export function InviteForm({ pending, errors, onSubmit }: InviteFormProps) {
     event.preventDefault();
     const emails = parseEmailList(text);
     if (emails.length === 0) {
-      setError('Enter at least one email address');
+      setError('Add at least one email address');
       return;
     }
     if (emails.length > MAX_INVITATIONS) {
-      setError(`Invite at most ${MAX_INVITATIONS} addresses at a time`);
+      setError(`At most ${MAX_INVITATIONS} email addresses per invitation`);
       return;
     }
     setError(undefined);

@@ -165,7 +165,7 @@ describe('OrganizationPage', () => {
     render();
     const form = await screen.findByRole('form', { name: 'Invite people' });
     await events.click(within(form).getByRole('button', { name: 'Send invitations' }));
-    expect(within(form).getByText('Enter at least one email address')).toBeInTheDocument();
+    expect(within(form).getByText('Add at least one email address')).toBeInTheDocument();
 
     await events.type(within(form).getByLabelText('Email addresses'), 'nope');
     const csv = new File(['Name,Email\nKabir,kabir@example.com\nRavi,ravi@example.com\nOld,old@example.com\n'], 'people.csv', { type: 'text/csv' });
