@@ -43,25 +43,35 @@ pub struct AuthorizeQuery {
     pub max_age: Option<String>,
     /// Set by the provider itself when it sent the person to sign in again (prompt=login,
     /// max_age): a sign-in older than this does not count. Unix milliseconds and a keyed hash
-    /// of them with the request's client, so a link cannot claim a sign-in is fresh.
+    /// of them with the request's client and PKCE challenge, so a link cannot claim a sign-in
+    /// is fresh, nor a mark be carried over to another request.
     pub ts_after: Option<String>,
 }
 
-/// `ts_after` for a sign-in asked for at `millis` by `client_id`'s request.
-fn signed_after(ctx: &Context, millis: i64, client_id: &str) -> String {
+/// `ts_after` for a sign-in asked for at `millis` by the request of `client_id` with this PKCE
+/// `challenge` (a value the client makes afresh for each request).
+fn signed_after(ctx: &Context, millis: i64, client_id: &str, challenge: &str) -> String {
     let millis = millis.to_string();
     format!(
         "{millis}.{}",
-        ctx.keys.keyed_hash(&["ts_after", &millis, client_id])
+        ctx.keys.keyed_hash(&["ts_after", &millis, client_id, challenge])
     )
 }
 
-/// The moment a `ts_after` names, when the provider itself made it for this client.
-fn verified_after(ctx: &Context, value: &str, client_id: &str) -> Option<i64> {
+/// The moment a `ts_after` names, when the provider itself made it for this very request.
+fn verified_after(ctx: &Context, value: &str, client_id: &str, challenge: &str) -> Option<i64> {
     let (millis, mac) = value.split_once('.')?;
     let at: i64 = millis.parse().ok()?;
-    tokens::same(mac, &ctx.keys.keyed_hash(&["ts_after", millis, client_id])).then_some(at)
+    tokens::same(
+        mac,
+        &ctx.keys.keyed_hash(&["ts_after", millis, client_id, challenge]),
+    )
+    .then_some(at)
 }
+
+/// `max_age` past this many seconds (a century) asks for nothing more: it is read as this, so
+/// adding it to a time cannot overflow.
+const MAX_AGE_CAP: i64 = 100 * 365 * 24 * 3600;
 
 impl AuthorizeQuery {
     pub(super) fn pairs(&self) -> Vec<(&'static str, String)> {
@@ -127,15 +137,22 @@ fn error_to_client(
 /// The site's sign-in screen, coming back to this request afterwards.
 fn to_sign_in(ctx: &Context, query: &AuthorizeQuery, fresh_after: Option<i64>) -> BrowserAnswer {
     let mut again = query.clone();
-    // The provider remembers "sign in again" itself, so the return does not loop.
-    if matches!(again.prompt.as_deref(), Some(p) if p.split(' ').any(|p| p == "login")) {
-        again.prompt = None;
-    }
+    // The provider remembers "sign in again" itself, so the return does not loop; the other
+    // prompts (consent) still hold on the way back.
+    let others: Vec<&str> = query
+        .prompt
+        .as_deref()
+        .unwrap_or_default()
+        .split(' ')
+        .filter(|p| !p.is_empty() && *p != "login")
+        .collect();
+    again.prompt = (!others.is_empty()).then(|| others.join(" "));
     if let Some(after) = fresh_after {
         again.ts_after = Some(signed_after(
             ctx,
             after,
             query.client_id.as_deref().unwrap_or_default(),
+            query.code_challenge.as_deref().unwrap_or_default(),
         ));
     }
     let main = ctx.config.platforms.main.trim_end_matches('/');
@@ -210,7 +227,7 @@ async fn authorize_inner(
     if query.nonce.as_ref().is_some_and(|n| n.len() > 512)
         || query.state.as_ref().is_some_and(|s| s.len() > 1024)
     {
-        return fail("invalid_request", "nonce or ctx is too long");
+        return fail("invalid_request", "nonce or state is too long");
     }
     let prompts: Vec<&str> = query
         .prompt
@@ -225,7 +242,7 @@ async fn authorize_inner(
     }
     let max_age = match query.max_age.as_deref() {
         Some(age) => match age.parse::<i64>() {
-            Ok(age) if age >= 0 => Some(age),
+            Ok(age) if age >= 0 => Some(age.min(MAX_AGE_CAP)),
             _ => return fail("invalid_request", "max_age must be a number of seconds"),
         },
         None => None,
@@ -246,7 +263,7 @@ async fn authorize_inner(
     let asked_after = query
         .ts_after
         .as_deref()
-        .and_then(|value| verified_after(ctx, value, &client.client_id));
+        .and_then(|value| verified_after(ctx, value, &client.client_id, &challenge));
     let signed_in_at = viewer.signed_in_at;
     let signed_in_since_asked = asked_after.is_some_and(|after| signed_in_at.timestamp_millis() >= after);
     let too_old_for_max_age = !signed_in_since_asked

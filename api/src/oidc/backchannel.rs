@@ -96,10 +96,13 @@ pub fn user_sessions(user_id: Uuid, keep: Option<Uuid>) -> Condition {
     condition
 }
 
+/// No redirects, and no proxy from the environment: a proxy would resolve the host itself,
+/// after the check of the addresses it resolves to.
 fn http_client() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .timeout(SEND_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
 }
 
 /// A client that can reach `uri`'s host only at the public addresses it resolves to now.

@@ -6,7 +6,7 @@ use base64::{Engine, engine::general_purpose::STANDARD};
 use chrono::Utc;
 use entity::oauth_clients;
 use rand::{RngCore, rngs::OsRng};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, QueryOrder, Set};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryOrder, Set};
 use url::Url;
 
 use super::{OAuthError, keys};
@@ -135,17 +135,25 @@ pub fn is_public(ip: std::net::IpAddr) -> bool {
                 || v4.is_documentation()
                 || v4.is_multicast()
                 || a == 0
+                || a >= 240
                 || (a == 100 && (64..128).contains(&b))
+                || (a == 192 && b == 0 && v4.octets()[2] == 0)
                 || (a == 198 && (b == 18 || b == 19)))
         }
         IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
+            let [first, second, ..] = v6.segments();
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
                 || (first & 0xfe00) == 0xfc00
                 || (first & 0xffc0) == 0xfe80
-                || first == 0x2001 && v6.segments()[1] == 0x0db8)
+                || first == 0x2001 && second == 0x0db8
+                // Addresses that carry an IPv4 address a gateway may forward to, private ones
+                // included: NAT64 (64:ff9b::/96 and the local 64:ff9b:1::/48, both in
+                // 64:ff9b::/32), 6to4 (2002::/16), and the old IPv4-compatible ::/96.
+                || first == 0x0064 && second == 0xff9b
+                || first == 0x2002
+                || v6.segments()[..6].iter().all(|s| *s == 0))
         }
     }
 }
@@ -412,27 +420,73 @@ pub async fn authorized_apps(db: &impl ConnectionTrait, user_id: uuid::Uuid) -> 
     Ok(apps)
 }
 
-/// Takes back a person's consent to a client, with every token it holds for them.
+/// Takes back a person's consent to a client, with every token it holds for them and every
+/// code not yet exchanged (one issued a moment before would otherwise still buy tokens).
 ///
 /// # Errors
 /// 404 when the person had not allowed this client.
-pub async fn revoke_access(db: &impl ConnectionTrait, user_id: uuid::Uuid, client_id: &str) -> Result<()> {
-    use entity::{oauth_consents, oauth_tokens};
+pub async fn revoke_access(db: &DatabaseConnection, user_id: uuid::Uuid, client_id: &str) -> Result<()> {
+    use entity::{oauth_codes, oauth_consents, oauth_tokens};
     use sea_orm::{ColumnTrait, QueryFilter};
+    let txn = crate::db::begin_write(db).await?;
     let gone = oauth_consents::Entity::delete_many()
         .filter(oauth_consents::Column::UserId.eq(user_id))
         .filter(oauth_consents::Column::ClientId.eq(client_id))
-        .exec(db)
+        .exec(&txn)
         .await?;
     if gone.rows_affected == 0 {
         return Err(Error::NotFound(
             "This application has no access to your account".to_owned(),
         ));
     }
+    oauth_codes::Entity::delete_many()
+        .filter(oauth_codes::Column::UserId.eq(user_id))
+        .filter(oauth_codes::Column::ClientId.eq(client_id))
+        .filter(oauth_codes::Column::UsedAt.is_null())
+        .exec(&txn)
+        .await?;
     oauth_tokens::Entity::delete_many()
         .filter(oauth_tokens::Column::UserId.eq(user_id))
         .filter(oauth_tokens::Column::ClientId.eq(client_id))
-        .exec(db)
+        .exec(&txn)
         .await?;
+    txn.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_public;
+
+    #[test]
+    fn only_public_addresses_are_public_whatever_they_are_wrapped_in() {
+        for private in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "192.168.0.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "192.0.0.1",
+            "240.0.0.1",
+            "255.255.255.255",
+            "::1",
+            "::ffff:10.0.0.1",
+            "::10.0.0.1",
+            "fd00::1",
+            "fe80::1",
+            "64:ff9b::a00:1",
+            "64:ff9b:1::a00:1",
+            "2002:a00:1::1",
+        ] {
+            assert!(!is_public(private.parse().unwrap()), "{private}");
+        }
+        for public in [
+            "93.184.216.34",
+            "1.1.1.1",
+            "2606:4700:4700::1111",
+            "::ffff:1.1.1.1",
+        ] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
+        }
+    }
 }

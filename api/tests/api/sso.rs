@@ -712,10 +712,14 @@ sso_test! {
         let apps = app.graphql(Some(&person), "{ authorizedApplications { clientId name scopes } }", json!({})).await;
         assert_eq!(apps["data"]["authorizedApplications"][0]["name"], "Acme Jobs", "{apps}");
         assert_eq!(apps["data"]["authorizedApplications"][0]["scopes"], json!(["openid", "email", "profile"]));
+        // A code the partner got a moment before the revocation buys nothing after it.
+        let (url, _, _, pending_verifier) = partner.authorize_url();
+        let pending = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").expect("consented: a code at once");
         let revoke = app.graphql(Some(&person), "mutation($id: ID!) { revokeApplication(clientId: $id) { message } }", json!({ "id": client_id })).await;
         assert_eq!(revoke["data"]["revokeApplication"]["message"], "Access revoked", "{revoke}");
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'consent_revoked'").await, 1);
         assert_eq!(userinfo(&app, tokens.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+        assert!(partner.exchange(&pending, pending_verifier).await.is_err(), "the code went with the consent");
         let (url, _, _, _) = partner.authorize_url();
         let again = browser.get(url.as_str()).send().await.unwrap();
         assert_eq!(again.status(), StatusCode::OK);
@@ -1258,6 +1262,27 @@ sso_test! {
         browser.post(app.url("/api/auth/login")).json(&json!({ "email": "marked@example.com", "password": PASSWORD })).send().await.unwrap();
         let location = visit(&browser, &format!("{other_url}&max_age=0&ts_after={}", urlencode(&mark))).await.1.unwrap();
         assert_eq!(location.path(), "/login");
+        // Nor one carried over to another request of the same client (its own PKCE challenge)...
+        let (another_url, _, _, _) = rp.authorize_url();
+        let location = visit(&browser, &format!("{another_url}&max_age=0&ts_after={}", urlencode(&mark))).await.1.unwrap();
+        assert_eq!(location.path(), "/login", "a mark is for the request it was made for");
+        // ...while on its own request, after the sign-in it asked for, it is met.
+        let location = visit(&browser, &back).await.1.unwrap();
+        assert!(param(&location, "code").is_some(), "{location}");
+
+        // A max_age past any account's age asks for nothing: no overflow, no 500.
+        let location = visit(&browser, &format!("{url}&max_age=99999999999999999")).await.1.unwrap();
+        assert!(param(&location, "code").is_some(), "{location}");
+
+        // prompt=login consent: after signing in again, the consent is still asked for.
+        let location = visit(&browser, &format!("{url}&prompt=login%20consent")).await.1.unwrap();
+        assert_eq!(location.path(), "/login");
+        let back = param(&location, "redirect").unwrap();
+        assert_eq!(param(&Url::parse(&back).unwrap(), "prompt").as_deref(), Some("consent"), "{back}");
+        browser.post(app.url("/api/auth/login")).json(&json!({ "email": "marked@example.com", "password": PASSWORD })).send().await.unwrap();
+        let response = browser.get(&back).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(response.text().await.unwrap().contains("Allow"));
 
         // prompt=consent: a first-party client too gets the consent screen.
         let response = browser.get(format!("{url}&prompt=consent")).send().await.unwrap();
