@@ -245,9 +245,29 @@ impl From<sea_orm::DbErr> for Error {
         if is_unreachable(&err) {
             tracing::error!(error = %err, "database unavailable");
             Self::Unavailable
+        } else if is_bad_data(&err) {
+            // A check before the database missed this value: say so in the logs, and answer
+            // the caller as the bad input it is.
+            tracing::warn!(error = %err, "the database refused a value as bad data");
+            Self::BadRequest(UNSTORABLE.to_owned())
         } else {
             Self::Internal(err.into())
         }
+    }
+}
+
+/// The answer to a value the database cannot store that no field's own rule caught.
+pub const UNSTORABLE: &str = "A value is out of range or holds a character that cannot be stored";
+
+/// Whether PostgreSQL refused a value itself (SQLSTATE class 22, "data exception": a NUL
+/// character in text, a date or number out of its range).
+fn is_bad_data(err: &sea_orm::DbErr) -> bool {
+    use sea_orm::{DbErr, RuntimeErr, sqlx::Error as Sqlx};
+    match err {
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
+            matches!(&**e, Sqlx::Database(db) if db.code().is_some_and(|code| code.starts_with("22")))
+        }
+        _ => false,
     }
 }
 

@@ -107,6 +107,9 @@ impl Name {
         if value.chars().count() > MAX_NAME {
             return Err(format!("{label} must be at most {MAX_NAME} characters"));
         }
+        if value.chars().any(char::is_control) {
+            return Err(format!("{label} cannot contain control characters"));
+        }
         Ok(Self(value.to_owned()))
     }
 

@@ -185,7 +185,7 @@ async fn take_ceremony(
     challenge: &str,
     owner: Option<Uuid>,
 ) -> Result<Option<passkey_ceremonies::Model>> {
-    if challenge.is_empty() || challenge.len() > 128 {
+    if challenge.is_empty() || challenge.len() > 128 || challenge.chars().any(char::is_control) {
         return Ok(None);
     }
     let owned = match owner {

@@ -123,9 +123,7 @@ pub async fn update(
         Patch::Clear => row.born = Set(None),
         Patch::Set(born) if born.trim().is_empty() => row.born = Set(None),
         Patch::Set(born) => match NaiveDate::parse_from_str(born.trim(), "%Y-%m-%d") {
-            Ok(date) if date < Utc::now().date_naive() && date.year_ce().1 >= 1900 => {
-                row.born = Set(Some(date))
-            }
+            Ok(date) if date < Utc::now().date_naive() && date.year() >= 1900 => row.born = Set(Some(date)),
             Ok(_) => errors.add("born", "Date of birth must be a date in the past"),
             Err(_) => errors.add("born", "Date of birth must be a date in the format YYYY-MM-DD"),
         },
@@ -195,6 +193,12 @@ fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize)
             let v = v.trim();
             if v.chars().count() > max {
                 errors.add(field, format!("Must be at most {max} characters"));
+                None
+            } else if v
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+            {
+                errors.add(field, "Must not contain control characters");
                 None
             } else if v.is_empty() {
                 Some(None)

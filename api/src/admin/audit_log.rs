@@ -117,14 +117,15 @@ pub fn export_filter(viewer: &Viewer, form: &LogForm) -> Result<Filter> {
 }
 
 /// One CSV field: quoted when it must be, and a leading `=`, `+`, `-` or `@` defused so a
-/// spreadsheet never runs a value as a formula.
+/// spreadsheet never runs a value as a formula. A `;` or a tab is quoted too: a spreadsheet in a
+/// locale that separates by them would split the field, and the part after could start with `=`.
 fn field(value: &str) -> String {
     let value = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{value}")
     } else {
         value.to_owned()
     };
-    if value.contains([',', '"', '\n', '\r']) {
+    if value.contains([',', ';', '\t', '"', '\n', '\r']) {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {
         value

@@ -26,7 +26,7 @@ use crate::{
     client::ClientInfo,
     context::Context,
     error::{Error, FieldErrors, Result},
-    organizations::{self, View},
+    organizations::{self, View, invitations},
     paging::page_request,
 };
 
@@ -300,9 +300,11 @@ pub async fn suspend(
     row.updated_at = Set(Utc::now());
     row.update(&txn).await?;
     sessions::end_all(&txn, user_id, None).await?;
+    // Nobody joins an organization on the word of a suspended account.
+    let revoked = invitations::revoke_beyond(&txn, user_id, None, None).await?;
     Event::new(Kind::AccountSuspended, Some(user_id), client)
         .by(viewer.user.id)
-        .detail(reason)
+        .detail(format!("{reason}{}", invitations::revoked_note(revoked)))
         .record(&txn)
         .await?;
     txn.commit().await?;
@@ -404,9 +406,19 @@ pub async fn set_role(
     // Nor does a link mailed before it: whoever can read that mail must not sign in with the
     // new powers.
     crate::accounts::forget_mailed_secrets(&txn, user.id, None).await?;
+    // A former site admin's invitations stand only where their memberships back them.
+    let revoked = if from == users::Role::Admin.as_str() {
+        invitations::revoke_unbacked(&txn, user.id).await?
+    } else {
+        0
+    };
     Event::new(Kind::RoleChanged, Some(user.id), client)
         .by(viewer.user.id)
-        .detail(format!("{from} to {}", role.as_str()))
+        .detail(format!(
+            "{from} to {}{}",
+            role.as_str(),
+            invitations::revoked_note(revoked)
+        ))
         .record(&txn)
         .await?;
     txn.commit().await?;

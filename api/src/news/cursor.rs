@@ -28,8 +28,13 @@ impl Cursor {
         let bytes = URL_SAFE_NO_PAD.decode(raw.trim()).ok()?;
         let text = String::from_utf8(bytes).ok()?;
         let (micros, id) = text.split_once('|')?;
+        // Only times a row can have: from 1970 to the end of year 9999.
+        let micros: i64 = micros.parse().ok()?;
+        if !(0..=253_402_300_799_999_999).contains(&micros) {
+            return None;
+        }
         Some(Self {
-            created_at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
+            created_at: DateTime::from_timestamp_micros(micros)?,
             id: Uuid::parse_str(id).ok()?,
         })
     }

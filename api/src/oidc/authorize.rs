@@ -218,7 +218,11 @@ async fn authorize_inner(
         return fail("invalid_scope", "The openid scope is required");
     };
     let challenge = query.code_challenge.clone().unwrap_or_default();
-    if query.code_challenge_method.as_deref() != Some("S256") || challenge.len() != 43 {
+    let base64url = |c: u8| c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
+    if query.code_challenge_method.as_deref() != Some("S256")
+        || challenge.len() != 43
+        || !challenge.bytes().all(base64url)
+    {
         return fail(
             "invalid_request",
             "PKCE with code_challenge_method=S256 is required",
@@ -228,6 +232,13 @@ async fn authorize_inner(
         || query.state.as_ref().is_some_and(|s| s.len() > 1024)
     {
         return fail("invalid_request", "nonce or state is too long");
+    }
+    if query
+        .nonce
+        .as_ref()
+        .is_some_and(|n| n.chars().any(char::is_control))
+    {
+        return fail("invalid_request", "nonce cannot contain control characters");
     }
     let prompts: Vec<&str> = query
         .prompt

@@ -273,7 +273,7 @@ pub async fn list(db: &impl ConnectionTrait) -> Result<Vec<Client>> {
 /// # Errors
 /// On a database failure.
 pub async fn find(db: &impl ConnectionTrait, client_id: &str) -> Result<Option<Client>> {
-    if client_id.is_empty() || client_id.len() > 64 {
+    if client_id.is_empty() || client_id.len() > 64 || client_id.chars().any(char::is_control) {
         return Ok(None);
     }
     Ok(oauth_clients::Entity::find_by_id(client_id.to_owned())

@@ -16,7 +16,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{View, access, lock, members, settle};
+use super::{View, access, lock, locked_access, members, settle};
 use crate::{
     accounts::{fields::Email, sessions::Viewer, tokens},
     audit::{Event, Kind},
@@ -127,12 +127,16 @@ pub async fn invite(
     }
 
     let now = Utc::now().trunc_subsecs(6);
-    let org = &access.org;
     let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
         // Seats and the day's count are read and written under the organization's lock: two
-        // calls at once cannot both pass the limit.
-        lock(&txn, org.id).await?;
+        // calls at once cannot both pass the limit. The sender's role is read again under it.
+        let access = locked_access(&txn, viewer, &access).await?;
+        access.require_manager()?;
+        if role == OrgRole::Owner && !access.is_owner() {
+            return Err(Error::Forbidden(super::OWNERS_ONLY.to_owned()));
+        }
+        let org = &access.org;
         let members: HashSet<String> = organization_members::Entity::find()
             .inner_join(users::Entity)
             .select_only()
@@ -344,6 +348,41 @@ pub async fn revoke_beyond(
     Ok(revoke.exec(txn).await?.rows_affected)
 }
 
+/// Revokes the pending invitations `inviter` sent that their memberships alone could not have
+/// sent: for when they stop being a site admin, whose power let them invite anyone anywhere.
+/// Returns how many went.
+///
+/// # Errors
+/// On a database failure.
+pub async fn revoke_unbacked(txn: &impl ConnectionTrait, inviter: Uuid) -> Result<u64> {
+    let memberships: Vec<(Uuid, OrgRole)> = organization_members::Entity::find()
+        .select_only()
+        .column(organization_members::Column::OrganizationId)
+        .column(organization_members::Column::Role)
+        .filter(organization_members::Column::UserId.eq(inviter))
+        .into_tuple()
+        .all(txn)
+        .await?;
+    let mut revoked = organization_invitations::Entity::update_many()
+        .col_expr(
+            organization_invitations::Column::Status,
+            Expr::value(InvitationStatus::Revoked),
+        )
+        .filter(organization_invitations::Column::InvitedBy.eq(inviter))
+        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+        .filter(
+            organization_invitations::Column::OrganizationId
+                .is_not_in(memberships.iter().map(|(organization, _)| *organization)),
+        )
+        .exec(txn)
+        .await?
+        .rows_affected;
+    for (organization, role) in memberships {
+        revoked += revoke_beyond(txn, inviter, Some(organization), Some(role)).await?;
+    }
+    Ok(revoked)
+}
+
 /// The audit detail's note of the invitations [`revoke_beyond`] revoked, if any.
 pub fn revoked_note(revoked: u64) -> String {
     match revoked {
@@ -388,6 +427,9 @@ pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &Client
     let now = Utc::now().trunc_subsecs(6);
     let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
+        // Under the organization's lock, as invitations are sent: an invite counting members
+        // and pending invitations never misses one that is turning into the other.
+        lock(&txn, invitation.organization_id).await?;
         let used = organization_invitations::Entity::update_many()
             .col_expr(
                 organization_invitations::Column::Status,

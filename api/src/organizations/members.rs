@@ -14,7 +14,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{Access, access, invitations, lock, settle};
+use super::{Access, access, invitations, lock, locked_access, settle};
 use crate::{
     accounts::sessions::Viewer,
     audit::{Event, Kind},
@@ -168,7 +168,8 @@ pub async fn change_role(
     let user_id = Uuid::parse_str(user_id).map_err(|_| member_not_found())?;
     let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
-        lock(&txn, access.org.id).await?;
+        let access = locked_access(&txn, viewer, &access).await?;
+        access.require_manager()?;
         let (member, user) = find(&txn, access.org.id, user_id).await?;
         let touches_owner = member.role == OrgRole::Owner || role == OrgRole::Owner;
         if touches_owner && !access.is_owner() {
@@ -214,7 +215,10 @@ pub async fn remove(
     }
     let txn = crate::db::begin_write(&ctx.db).await?;
     let outcome = async {
-        lock(&txn, access.org.id).await?;
+        let access = locked_access(&txn, viewer, &access).await?;
+        if !leaving {
+            access.require_manager()?;
+        }
         let (member, user) = find(&txn, access.org.id, user_id).await?;
         if !leaving && member.role == OrgRole::Owner && !access.is_owner() {
             return Err(Error::Forbidden(super::OWNERS_ONLY.to_owned()));
@@ -365,6 +369,7 @@ impl Cursor {
         let rank: i16 = parts.next()?.parse().ok()?;
         let user_id = Uuid::parse_str(parts.next()?).ok()?;
         let name_key = parts.next()?.to_owned();
+        (!name_key.chars().any(char::is_control)).then_some(())?;
         (0..=2).contains(&rank).then_some(Self {
             rank,
             name_key,

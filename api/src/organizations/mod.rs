@@ -392,6 +392,21 @@ pub(crate) async fn settle<T>(txn: DatabaseTransaction, outcome: Result<T>) -> R
 
 /// Takes the organization's row lock inside `txn`: the changes that count owners, seats or
 /// the day's invitations run one at a time per organization, on both databases.
+/// Locks the organization of `access` and reads the viewer's access to it again: a removal or
+/// demotion that committed meanwhile (and revoked what they had sent) is seen before anything
+/// is done in the role they lost.
+///
+/// # Errors
+/// 404 when the organization is gone, or the viewer is no longer in it.
+pub(crate) async fn locked_access(
+    txn: &impl ConnectionTrait,
+    viewer: &Viewer,
+    access: &Access,
+) -> Result<Access> {
+    lock(txn, access.org.id).await?;
+    self::access(txn, viewer, &access.org.id.to_string()).await
+}
+
 pub(crate) async fn lock(txn: &impl ConnectionTrait, id: Uuid) -> Result<()> {
     let touched = organizations::Entity::update_many()
         .col_expr(organizations::Column::Id, Expr::col(organizations::Column::Id))

@@ -229,9 +229,13 @@ db_test! {
     async fn the_audit_log_filters_pages_and_exports_csv_without_secrets(app: TestApp) {
         let boss = admin(&app, "boss@example.com").await;
         app.signed_up("member@example.com").await;
-        for _ in 0..3 {
+        for _ in 0..2 {
             app.login("member@example.com", "wrong-password-1").await;
         }
+        // A browser's name is anyone's to choose: one made to split into a formula in a
+        // spreadsheet that separates by semicolons.
+        let forged = "x;=2+5";
+        app.client.post(app.url("/api/auth/login")).header("user-agent", forged).json(&json!({ "email": "member@example.com", "password": "wrong-password-1" })).send().await.unwrap();
         let failed = json_of(app.get_as(&boss, "/api/admin/audit?kind=sign_in_failed&limit=2").await, StatusCode::OK).await;
         assert_eq!(failed["data"]["items"].as_array().unwrap().len(), 2);
         assert!(failed["data"]["items"].as_array().unwrap().iter().all(|e| e["kind"] == "sign_in_failed"));
@@ -255,6 +259,7 @@ db_test! {
         assert_eq!(lines[0], "at,kind,userId,actorId,ip,userAgent,detail");
         assert_eq!(lines.len(), 4, "{text}");
         assert!(!text.contains("wrong-password-1"), "no secret in the file");
+        assert!(text.contains(",\"x;=2+5\","), "quoted whole, one cell: {text}");
         // A browser asks for it compressed: the stream ends, compressed, all the same.
         let zipped = app.client.get(app.url("/api/admin/audit.csv")).bearer_auth(&boss).header("accept-encoding", "gzip").send().await.unwrap();
         assert_eq!(zipped.headers()["content-encoding"], "gzip");

@@ -5,6 +5,8 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+
 use crate::helpers::{Backend, TestApp, json_of};
 
 #[tokio::test]
@@ -332,4 +334,55 @@ async fn production_sends_secure_cookies_on_the_cookie_domain_with_hsts() {
             .unwrap()
             .starts_with("https://accounts.google.com/")
     );
+}
+
+db_test! {
+    async fn a_nul_character_or_a_date_out_of_any_range_is_bad_input_never_a_500(app: TestApp) {
+        // PostgreSQL stores no U+0000 in text and no date before 4713 BC; SQLite would. Either
+        // way the answer is the same 400, from the field's own rule where it has one.
+        let register = json!({ "name": "Ann\u{0}Lee", "email": "nul@example.com", "countryCode": "+91", "phone": "9876543210", "password": "quietRiver42", "role": "career" });
+        let body = json_of(app.post("/api/auth/register", register).await, StatusCode::BAD_REQUEST).await;
+        assert!(body["errors"]["name"].as_str().is_some_and(|m| m.ends_with("cannot contain control characters")), "{body}");
+
+        let token = app.signed_up("fields@example.com").await;
+        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "bio": "one\u{0}two", "website": "https://a.example/\u{0}", "born": "-2000-01-01" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["bio"], "Must not contain control characters", "{body}");
+        assert_eq!(body["errors"]["website"], "Must not contain control characters", "{body}");
+        assert_eq!(body["errors"]["born"], "Date of birth must be a date in the past", "2000 BC is before 1900: {body}");
+        // A bio keeps its lines.
+        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "bio": "one\ntwo" })).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["user"]["bio"], "one\ntwo");
+
+        // Cursors this server could not have made: a time in 7537 BC, a NUL in a name.
+        let ancient = URL_SAFE_NO_PAD.encode("-300000000000000000|00000000-0000-0000-0000-000000000000");
+        let body = json_of(app.get(&format!("/api/news?cursor={ancient}")).await, StatusCode::BAD_REQUEST).await;
+        assert!(body["errors"]["cursor"].is_string(), "{body}");
+        app.sql("UPDATE users SET role = 'hire' WHERE email = 'fields@example.com'").await;
+        let org = json_of(app.post_as(&token, "/api/orgs", json!({ "name": "Acme", "kind": "hire" })).await, StatusCode::CREATED).await;
+        let org = org["data"]["organization"]["id"].as_str().unwrap().to_owned();
+        let nul_name = URL_SAFE_NO_PAD.encode("0|00000000-0000-0000-0000-000000000000|a\u{0}b");
+        let body = json_of(app.get_as(&token, &format!("/api/orgs/{org}/members?cursor={nul_name}")).await, StatusCode::BAD_REQUEST).await;
+        assert!(body["errors"]["cursor"].is_string(), "{body}");
+
+        // The OpenID Provider's and the passkeys' unknown ids.
+        let authorize = app.get("/oauth2/authorize?client_id=%00&response_type=code").await;
+        assert_eq!(authorize.status(), StatusCode::BAD_REQUEST);
+        let token_call = app.client.post(app.url("/oauth2/token")).form(&[("grant_type", "authorization_code"), ("client_id", "\u{0}"), ("code", "x")]).send().await.unwrap();
+        assert!(token_call.status().is_client_error(), "{}", token_call.status());
+        let passkey = app.post("/api/auth/passkeys/login/finish", json!({ "challenge": "\u{0}", "credential": {} })).await;
+        assert!(passkey.status().is_client_error(), "{}", passkey.status());
+
+        // Where no field's rule looks for it (a news title), the database's refusal is still
+        // bad input, in words, not a 500.
+        app.sql("UPDATE users SET role = 'admin' WHERE email = 'fields@example.com'").await;
+        let news = app.post_as(&token, "/api/news", json!({ "title": "A\u{0}B", "summary": "s", "body": "b" })).await;
+        match app.backend {
+            Backend::Postgres => {
+                let body = json_of(news, StatusCode::BAD_REQUEST).await;
+                assert_eq!(body["message"], "A value is out of range or holds a character that cannot be stored");
+                assert_eq!(body["code"], "BAD_USER_INPUT");
+            }
+            Backend::Sqlite => assert_eq!(news.status(), StatusCode::CREATED),
+        }
+    }
 }

@@ -292,6 +292,39 @@ db_test! {
 }
 
 db_test! {
+    async fn a_site_admins_invitations_go_when_they_stop_being_one_and_a_suspended_senders_go_too(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let boss = person(&app, "boss@site.example", "career").await;
+        let chief = person(&app, "chief@site.example", "career").await;
+        app.sql("UPDATE users SET role = 'admin' WHERE email IN ('boss@site.example', 'chief@site.example')").await;
+        // A site admin, never a member, invites an owner; the organization's own admin invites
+        // a member; the owner invites a friend.
+        let sent = app.post_as(&boss, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["heir@elsewhere.example"], "role": "owner" })).await;
+        assert_eq!(sent.status(), StatusCode::CREATED);
+        let deputy = member_of(&app, &owner, &org, "deputy@acme.example").await;
+        let deputy_id = my_id(&app, &deputy).await;
+        json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{deputy_id}"), json!({ "role": "admin" })).await, StatusCode::OK).await;
+        let sent = app.post_as(&deputy, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["pal@elsewhere.example"], "role": "member" })).await;
+        assert_eq!(sent.status(), StatusCode::CREATED);
+        invite(&app, &owner, &org, &["friend@elsewhere.example"]).await;
+
+        // No longer a site admin: nothing backs the owner invitation, so it goes.
+        let boss_id = my_id(&app, &boss).await;
+        json_of(app.put_as(&chief, &format!("/api/admin/users/{boss_id}/role"), json!({ "role": "career" })).await, StatusCode::OK).await;
+        // Suspended: nobody joins on the deputy's word any more.
+        json_of(app.post_as(&chief, &format!("/api/admin/users/{deputy_id}/suspend"), json!({ "reason": "abuse" })).await, StatusCode::OK).await;
+        let left = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/invitations")).await, StatusCode::OK).await;
+        let emails: Vec<&str> = left["data"]["items"].as_array().unwrap().iter().map(|i| i["email"].as_str().unwrap()).collect();
+        assert_eq!(emails, ["friend@elsewhere.example"], "{left}");
+        for kind in ["role_changed", "account_suspended"] {
+            let noted = app.count(&format!("SELECT COUNT(*) FROM audit_events WHERE kind = '{kind}' AND detail LIKE '%1 pending invitations they sent revoked'")).await;
+            assert_eq!(noted, 1, "{kind}");
+        }
+    }
+}
+
+db_test! {
     async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
         let owner = person(&app, "owner@acme.example", "hire").await;
         let org = organization(&app, &owner, "<b>Acme</b>").await;
