@@ -9,8 +9,8 @@ use super::{
     envelope::{Answer, Reply},
     input::Input,
     openapi::{
-        email, new_password, object, ok, operation, password, reset_rule_password, secret, session_data,
-        sign_in_data, string, text, user_data,
+        email, name, new_password, object, ok, operation, password, reset_rule_password, secret,
+        session_data, sign_in_data, string, user_data,
     },
     routes::Routes,
 };
@@ -46,7 +46,7 @@ pub fn routes() -> Routes {
     let too_many_failures = ("429", "Too many failed sign-in attempts");
     Routes::new()
         .post("/auth/register", register, operation("Register an account (pending until its email is verified)")
-            .body(object(&[("name", text(100)), ("email", email()), ("countryCode", country_code()), ("phone", phone()), ("password", new_password()), ("role", role())], &["name", "email", "countryCode", "phone", "password", "role"]))
+            .body(object(&[("name", name(100)), ("email", email()), ("countryCode", country_code()), ("phone", phone()), ("password", new_password()), ("role", role())], &["name", "email", "countryCode", "phone", "password", "role"]))
             .answers(("201", ok("Registered successfully", Some(user_data()))), &[("400", "Field errors"), ("409", "An account with this email already exists")]))
         .post("/auth/send-otp-email", send_otp_email, operation("Mail a verification code")
             .body(email_only())

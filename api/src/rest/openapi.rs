@@ -121,6 +121,13 @@ pub fn name(max: usize) -> Value {
         "pattern": format!("^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$") })
 }
 
+/// Free text the server trims, at most `max` characters, or null: line breaks and tabs are
+/// kept, other control characters refused.
+pub fn free_text(max: usize) -> Value {
+    json!({ "type": ["string", "null"], "maxLength": max,
+        "pattern": "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$" })
+}
+
 /// A name as [`name`], which may be left blank (the server then gives a default one).
 pub fn optional_name(max: usize) -> Value {
     json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}]*$") })
@@ -333,14 +340,14 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                 ], &["id", "name", "email", "role", "status"]),
                 // Every field may be left out or null: either way it stays as it is.
                 "ProfileUpdate": object(&[
-                    ("name", or_null(text(100))),
+                    ("name", or_null(name(100))),
                     ("countryCode", json!({ "type": ["string", "null"], "pattern": "^\\+[0-9]{1,3}$" })),
                     ("phone", json!({ "type": ["string", "null"], "pattern": "^[0-9]{6,14}$", "description": "The digits after the country code" })),
-                    ("bio", json!({ "type": ["string", "null"], "maxLength": 1000 })),
-                    ("website", json!({ "type": ["string", "null"], "maxLength": 255, "pattern": "^(https?://[^\\s]+)?$" })),
+                    ("bio", free_text(1000)),
+                    ("website", json!({ "type": ["string", "null"], "maxLength": 255, "pattern": format!("^(https?://[^\\s{CONTROL}]+)?$") })),
                     ("born", json!({ "type": ["string", "null"], "format": "date", "description": "A past date from 1900 on" })),
-                    ("social", or_null(object(&["github", "linkedin", "instagram", "twitter", "facebook"].map(|k| (k, json!({ "type": ["string", "null"], "maxLength": 255 }))), &[]))),
-                    ("address", or_null(object(&["street", "city", "state", "zip", "country"].map(|k| (k, json!({ "type": ["string", "null"], "maxLength": 255 }))), &[]))),
+                    ("social", or_null(object(&["github", "linkedin", "instagram", "twitter", "facebook"].map(|k| (k, free_text(255))), &[]))),
+                    ("address", or_null(object(&["street", "city", "state", "zip", "country"].map(|k| (k, free_text(255))), &[]))),
                     ("preferences", or_null(object(&[
                         ("notifications", or_null(object(&["email", "sms", "push"].map(|k| (k, json!({ "type": ["boolean", "null"] }))), &[]))),
                         ("theme", json!({ "enum": ["light", "dark", null] })),

@@ -349,6 +349,13 @@ db_test! {
         assert_eq!(body["errors"]["bio"], "Must not contain control characters", "{body}");
         assert_eq!(body["errors"]["website"], "Must not contain control characters", "{body}");
         assert_eq!(body["errors"]["born"], "Date of birth must be a date in the past", "2000 BC is before 1900: {body}");
+        // The contract says as much, so a client (or a fuzzer) can know before it asks.
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let rule = |schema: &serde_json::Value| regex::Regex::new(schema["pattern"].as_str().unwrap()).unwrap();
+        let bio = rule(&doc["components"]["schemas"]["ProfileUpdate"]["properties"]["bio"]);
+        assert!(bio.is_match("one\ntwo\tthree") && !bio.is_match("one\u{0}two"));
+        let name = rule(&doc["paths"]["/auth/register"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["name"]);
+        assert!(name.is_match("Zoë Lee") && !name.is_match("Ann\u{0}Lee"));
         // A bio keeps its lines.
         let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "bio": "one\ntwo" })).await, StatusCode::OK).await;
         assert_eq!(body["data"]["user"]["bio"], "one\ntwo");
