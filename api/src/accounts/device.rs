@@ -33,9 +33,17 @@ fn entries(cookie: Option<&str>) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|entry| entry.split_once('.'))
 }
 
+/// The nonce of the request's device-cookie entry for `user_id`, when this browser has signed
+/// in to that account before: the entry's own identity, for counting what is tried with it.
+pub fn recognised<'a>(keys: &Keys, cookie: Option<&'a str>, user_id: Uuid) -> Option<&'a str> {
+    entries(cookie)
+        .find(|(nonce, signature)| same(signature, &mac(keys, user_id, nonce)))
+        .map(|(nonce, _)| nonce)
+}
+
 /// Whether the request's device cookie says this browser has signed in to `user_id` before.
 pub fn recognises(keys: &Keys, cookie: Option<&str>, user_id: Uuid) -> bool {
-    entries(cookie).any(|(nonce, signature)| same(signature, &mac(keys, user_id, nonce)))
+    recognised(keys, cookie, user_id).is_some()
 }
 
 /// `Set-Cookie` value that adds `user_id` to the browser's device cookie (first, dropping the

@@ -3,9 +3,13 @@
 //! Three counters, all kept in the database and keyed by keyed hashes, guard it: failures for
 //! one email from one address (the tight one, API.md's "429 within 10 failures"), failures
 //! for one email from anywhere (a looser ceiling against many addresses), and failures from
-//! one address across emails (against spraying). Each takes its attempt before the password
+//! one address across emails (against spraying). A device cookie that lets its browser past
+//! the email's delay has a counter of its own, so a copied cookie buys a handful of guesses,
+//! not one from every address there is. Each takes its attempt before the password
 //! is hashed, so parallel guesses cannot pass a limit, and each grows its delay instead of
 //! locking. Sign-in, the second step, a password change and a confirmation all count here.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::Duration;
 use uuid::Uuid;
@@ -14,7 +18,7 @@ use super::{device, fields::Email};
 use crate::{
     client::ClientInfo,
     context::Context,
-    error::Result,
+    error::{Error, Result},
     rate_limit::{self, Backoff},
 };
 
@@ -45,13 +49,26 @@ pub const PER_ADDRESS: Backoff = Backoff {
     forget_after: Duration::hours(1),
 };
 
+/// Failures through one device-cookie entry, from any address: past five in a day, the entry
+/// no longer gets its browser past the email's delay (OWASP's lockout of the device cookie
+/// itself). Its browser can still sign in, as any other browser can.
+pub const PER_DEVICE: Backoff = Backoff {
+    free: 5,
+    first: Duration::hours(1),
+    max: Duration::days(1),
+    forget_after: Duration::days(1),
+};
+
 /// The throttle keys of one sign-in attempt.
 pub(crate) struct Throttle {
     pair: String,
     email: String,
     address: String,
-    /// The browser has signed in to this account before (its device cookie).
-    known_device: bool,
+    /// The counter of the browser's device-cookie entry for this account, when it has signed
+    /// in to it before.
+    device: Option<String>,
+    /// Whether this attempt took one on `device` (given back when it succeeds).
+    device_taken: AtomicBool,
 }
 
 impl Throttle {
@@ -63,8 +80,10 @@ impl Throttle {
             pair: format!("login-pair:{}", hash(&["login-pair", email.as_str(), &ip])),
             email: format!("login-email:{}", hash(&["login-email", email.as_str()])),
             address: format!("login-ip:{}", hash(&["login-ip", &ip])),
-            known_device: account
-                .is_some_and(|id| device::recognises(&ctx.keys, client.device.as_deref(), id)),
+            device: account
+                .and_then(|id| device::recognised(&ctx.keys, client.device.as_deref(), id))
+                .map(|nonce| format!("login-device:{}", hash(&["login-device", nonce]))),
+            device_taken: AtomicBool::new(false),
         }
     }
 
@@ -83,14 +102,41 @@ impl Throttle {
             }
         };
         // The owner's own browser, on an address with no failure for this email, gets through
-        // the email's delay; a guesser spread over many addresses does not.
-        let clean_address = pair.failures == 1 && self.known_device;
+        // the email's delay; a guesser spread over many addresses does not, nor one who copied
+        // the browser's cookie past its own few failures.
+        let clean_address = match &self.device {
+            Some(device) if pair.failures == 1 => {
+                match rate_limit::take(db, device, PER_DEVICE, false, THROTTLED).await {
+                    Ok(_) => {
+                        self.device_taken.store(true, Ordering::Relaxed);
+                        true
+                    }
+                    Err(Error::RateLimited { .. }) => false,
+                    Err(err) => {
+                        rate_limit::refund(db, &self.address).await?;
+                        rate_limit::refund(db, &self.pair).await?;
+                        return Err(err);
+                    }
+                }
+            }
+            _ => false,
+        };
         if let Err(err) = rate_limit::take(db, &self.email, PER_EMAIL, clean_address, THROTTLED).await {
             rate_limit::refund(db, &self.address).await?;
             rate_limit::refund(db, &self.pair).await?;
+            if clean_address && let Some(device) = &self.device {
+                rate_limit::refund(db, device).await?;
+            }
             return Err(err);
         }
         Ok(())
+    }
+
+    /// The device counter this attempt took one on, if any.
+    fn device_taken(&self) -> Option<&str> {
+        self.device
+            .as_deref()
+            .filter(|_| self.device_taken.load(Ordering::Relaxed))
     }
 
     /// The attempt proved the password: it was not a failure.
@@ -98,7 +144,12 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn succeeded(&self, ctx: &Context) -> Result<()> {
-        rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address]).await
+        match self.device_taken() {
+            Some(device) => {
+                rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address, device]).await
+            }
+            None => rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address]).await,
+        }
     }
 
     /// The attempt proved a first factor but not yet the person (two-factor is on): it was
@@ -108,6 +159,11 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn first_factor_passed(&self, ctx: &Context) -> Result<()> {
-        rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address]).await
+        match self.device_taken() {
+            Some(device) => {
+                rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address, device]).await
+            }
+            None => rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address]).await,
+        }
     }
 }

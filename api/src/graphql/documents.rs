@@ -1,7 +1,7 @@
 //! Parsed GraphQL documents, remembered by their text. A client sends the same few documents
 //! over and over (the site's `me`, the REST adapter's fixed operations), and parsing one costs
 //! more than running it; the limits that can be judged from the text alone (aliases) are
-//! checked once, when a document is first parsed.
+//! checked once, when a document is first parsed (so no document past them is kept).
 
 use std::sync::{LazyLock, Mutex, PoisonError};
 
@@ -28,7 +28,7 @@ pub fn parse(query: &str) -> Result<ExecutableDocument, ServerError> {
         return Ok(document.clone());
     }
     let document = async_graphql::parser::parse_query(query)?;
-    limits::check_aliases(&document)?;
+    limits::check_size(&document)?;
     if kept {
         PARSED
             .lock()

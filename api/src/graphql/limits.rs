@@ -1,9 +1,11 @@
 //! Bounds on what one GraphQL document may ask for: depth, complexity (lists cost their page
-//! size times their items), directives and aliases. Each refusal is a clear error.
+//! size times their items), directives, aliases and fields. Each refusal is a clear error.
+
+use std::collections::HashMap;
 
 use async_graphql::{
-    ErrorExtensions, ServerError, ServerResult,
-    parser::types::{ExecutableDocument, Selection, SelectionSet},
+    ErrorExtensions, Name, Positioned, ServerError, ServerResult,
+    parser::types::{ExecutableDocument, FragmentDefinition, Selection, SelectionSet},
 };
 
 /// Deep enough for the standard introspection query (GraphiQL, code generators), which nests
@@ -16,6 +18,13 @@ pub const MAX_DIRECTIVES: usize = 8;
 pub const MAX_ALIASES: usize = 20;
 /// Operations in one batched HTTP request.
 pub const MAX_BATCH: usize = 10;
+/// Top-level fields of one operation, fragments spread: the same field asked for again and
+/// again needs no alias (GraphQL merges identical fields, and runs each copy).
+pub const MAX_ROOT_FIELDS: usize = 20;
+/// Fields of one document, each fragment counted at each of its spreads: what a document may
+/// make the server resolve, and what its parsed form may hold. The site's largest asks for
+/// under a hundred.
+pub const MAX_FIELDS: usize = 500;
 
 /// The complexity of a paged list: each of up to `first` items costs what one item asks for
 /// (20 when `first` is left out, 50 at most, as the resolvers clamp it).
@@ -24,12 +33,88 @@ pub fn page_cost(first: Option<i32>, child_complexity: usize) -> usize {
     usize::try_from(items).unwrap_or(50) * child_complexity + 1
 }
 
-/// Refuses documents with more than [`MAX_ALIASES`] aliases, counted over every operation and
-/// fragment. Checked when a document is parsed (`documents::parse`), before anything runs.
+fn refused(message: String) -> ServerError {
+    let error = async_graphql::Error::new(message).extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"));
+    ServerError {
+        extensions: error.extensions,
+        ..ServerError::new(error.message, None)
+    }
+}
+
+/// Refuses documents past [`MAX_ALIASES`], [`MAX_ROOT_FIELDS`] or [`MAX_FIELDS`]. Checked when
+/// a document is parsed (`documents::parse`), before anything runs or is kept.
 ///
 /// # Errors
 /// A `BAD_USER_INPUT` error naming the limit.
-pub fn check_aliases(document: &ExecutableDocument) -> ServerResult<()> {
+pub fn check_size(document: &ExecutableDocument) -> ServerResult<()> {
+    check_aliases(document)?;
+    let mut fields = Fields {
+        fragments: &document.fragments,
+        counted: HashMap::new(),
+    };
+    let mut total = 0usize;
+    for (_, operation) in document.operations.iter() {
+        let set = &operation.node.selection_set.node;
+        if fields.count(set, false) > MAX_ROOT_FIELDS {
+            return Err(refused(format!(
+                "Too many top-level fields in one operation ({MAX_ROOT_FIELDS} at most)"
+            )));
+        }
+        total = total.saturating_add(fields.count(set, true));
+    }
+    if total > MAX_FIELDS {
+        return Err(refused(format!(
+            "Too many fields in one request ({MAX_FIELDS} at most)"
+        )));
+    }
+    Ok(())
+}
+
+/// Counts field selections, each fragment at each of its spreads (its count worked out once;
+/// a fragment that spreads itself counts nothing more, and validation refuses it later).
+struct Fields<'a> {
+    fragments: &'a HashMap<Name, Positioned<FragmentDefinition>>,
+    /// Per fragment and depth (`true`: every level): its count, or `None` while it is being
+    /// counted.
+    counted: HashMap<(&'a Name, bool), Option<usize>>,
+}
+
+impl<'a> Fields<'a> {
+    fn count(&mut self, set: &'a SelectionSet, deep: bool) -> usize {
+        set.items.iter().fold(0usize, |sum, item| {
+            let here = match &item.node {
+                Selection::Field(field) => {
+                    let below = if deep {
+                        self.count(&field.node.selection_set.node, true)
+                    } else {
+                        0
+                    };
+                    below.saturating_add(1)
+                }
+                Selection::InlineFragment(fragment) => self.count(&fragment.node.selection_set.node, deep),
+                Selection::FragmentSpread(spread) => self.spread(&spread.node.fragment_name.node, deep),
+            };
+            sum.saturating_add(here)
+        })
+    }
+
+    fn spread(&mut self, name: &'a Name, deep: bool) -> usize {
+        let Some((name, fragment)) = self.fragments.get_key_value(name) else {
+            return 0;
+        };
+        match self.counted.get(&(name, deep)) {
+            Some(Some(count)) => return *count,
+            Some(None) => return 0,
+            None => {}
+        }
+        self.counted.insert((name, deep), None);
+        let count = self.count(&fragment.node.selection_set.node, deep);
+        self.counted.insert((name, deep), Some(count));
+        count
+    }
+}
+
+fn check_aliases(document: &ExecutableDocument) -> ServerResult<()> {
     let aliases = document
         .operations
         .iter()
@@ -42,13 +127,9 @@ pub fn check_aliases(document: &ExecutableDocument) -> ServerResult<()> {
         )
         .sum::<usize>();
     if aliases > MAX_ALIASES {
-        let error =
-            async_graphql::Error::new(format!("Too many aliases in one request ({MAX_ALIASES} at most)"))
-                .extend_with(|_, ext| ext.set("code", "BAD_USER_INPUT"));
-        return Err(ServerError {
-            extensions: error.extensions,
-            ..ServerError::new(error.message, None)
-        });
+        return Err(refused(format!(
+            "Too many aliases in one request ({MAX_ALIASES} at most)"
+        )));
     }
     Ok(())
 }

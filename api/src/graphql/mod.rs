@@ -71,7 +71,8 @@ pub fn build(state: AppState) -> AppSchema {
     if introspection {
         builder.finish()
     } else {
-        builder.disable_introspection().finish()
+        // Nor "Did you mean …?": suggestions would spell out the schema field by field.
+        builder.disable_introspection().disable_suggestions().finish()
     }
 }
 

@@ -96,19 +96,34 @@ impl Template {
 /// control and direction-override characters are dropped; HTML escaping comes on top.
 pub fn greeting_name(name: &str) -> String {
     let cleaned = one_line(name);
-    let lower = cleaned.to_lowercase();
-    let looks_like_a_link = lower.contains("://")
-        || lower.contains("www")
-        || cleaned.contains('@')
-        || cleaned
-            .split('.')
-            .skip(1)
-            .any(|after| after.chars().next().is_some_and(char::is_alphanumeric));
-    if cleaned.is_empty() || looks_like_a_link {
+    if cleaned.is_empty() || looks_like_a_link(&cleaned) {
         "there".to_owned()
     } else {
         cleaned.chars().take(60).collect()
     }
+}
+
+/// Whether typed text could pass for a link or an address in a mail: a scheme, "www", an `@`,
+/// or a dot (an ideographic or full-width one too) right before a letter or digit.
+fn looks_like_a_link(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let dotted: String = text
+        .chars()
+        .map(|c| {
+            if matches!(c, '\u{3002}' | '\u{ff0e}' | '\u{ff61}') {
+                '.'
+            } else {
+                c
+            }
+        })
+        .collect();
+    lower.contains("://")
+        || lower.contains("www")
+        || text.contains(['@', '\u{ff20}'])
+        || dotted
+            .split('.')
+            .skip(1)
+            .any(|after| after.chars().next().is_some_and(char::is_alphanumeric))
 }
 
 pub fn verification_code(app_name: &str, to: &str, name: &str, code: &str, minutes: i64) -> Mail {
@@ -245,16 +260,31 @@ pub fn sign_in_added(app_name: &str, to: &str, name: &str, added: NewWayIn<'_>, 
 }
 
 /// An organization's name as a mail shows it: typed by its owner, so cut short, with control
-/// and direction-override characters dropped (HTML escaping comes on top).
+/// and direction-override characters dropped, and "an organization" instead of one that could
+/// pass for a link or an address (HTML escaping comes on top).
 fn organization_name(name: &str) -> String {
-    one_line(name).chars().take(100).collect()
+    let cleaned = one_line(name);
+    if cleaned.is_empty() || looks_like_a_link(&cleaned) {
+        "an organization".to_owned()
+    } else {
+        cleaned.chars().take(100).collect()
+    }
 }
 
-/// Typed text as one plain line: control and direction-override characters dropped, runs of
-/// whitespace made one space.
+/// Typed text as one plain line: control, direction-override and invisible characters (a
+/// zero-width space hides a dot's next letter) dropped, runs of whitespace made one space.
 fn one_line(text: &str) -> String {
     text.chars()
-        .filter(|c| !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        .filter(|c| {
+            !matches!(c,
+                '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{00ad}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{feff}')
+        })
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
         .split_whitespace()
@@ -408,6 +438,39 @@ mod tests {
             passkey.text.contains("no password or second-factor code"),
             "{}",
             passkey.text
+        );
+    }
+
+    #[test]
+    fn names_that_pass_for_links_behind_invisible_or_wide_dots_are_not_shown() {
+        for name in [
+            "Prize at evil.\u{200b}com",
+            "evil\u{3002}com",
+            "evil\u{ff0e}com",
+            "pay\u{ff20}evil",
+        ] {
+            assert_eq!(greeting_name(name), "there", "{name}");
+        }
+        // Initials stay, without the invisible character.
+        assert_eq!(greeting_name("R.\u{200b} K. Narayan"), "R. K. Narayan");
+        assert_eq!(greeting_name("Zoë O'Neil"), "Zoë O'Neil");
+        let mail = invitation(
+            "Talent Suite",
+            "a@b.io",
+            "Ann",
+            "Acme – claim your bonus at evil.example",
+            "a member",
+            "http://main.test/invitations/t",
+            7,
+        );
+        assert_eq!(
+            mail.subject,
+            "You're invited to join an organization on Talent Suite"
+        );
+        assert!(
+            !mail.text.contains("evil") && !mail.html.contains("evil"),
+            "{}",
+            mail.text
         );
     }
 

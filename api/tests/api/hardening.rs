@@ -121,6 +121,13 @@ async fn introspection_is_off_where_it_is_turned_off() {
         body["data"].is_null() || body["data"]["__schema"].is_null(),
         "{body}"
     );
+    // Nor does a misspelt field get "Did you mean …?": that would spell the schema out.
+    let body = off.graphql(None, "{ adminUser }", json!({})).await;
+    let message = body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("adminUser") && !message.contains("Did you mean"),
+        "{body}"
+    );
     let on = TestApp::spawn(Backend::Sqlite).await;
     let body = on
         .graphql(None, "{ __schema { queryType { name } } }", json!({}))

@@ -119,6 +119,42 @@ db_test! {
 }
 
 db_test! {
+    async fn a_copied_device_cookie_buys_five_guesses_past_the_email_delay_not_one_per_address(app: TestApp) {
+        // Someone copies the owner's device cookie (a shared campus machine), then guesses from
+        // a fresh address each time, so no address ever fails twice for the email.
+        let email = "shared@example.com";
+        app.signed_up(email).await;
+        let signed_in = app.client_at("127.0.4.1").post(app.url("/api/auth/login")).json(&json!({ "email": email, "password": PASSWORD })).send().await.unwrap();
+        let device = signed_in.headers().get_all("set-cookie").iter()
+            .map(|v| v.to_str().unwrap().to_owned())
+            .find(|c| c.starts_with("ts_device="))
+            .expect("a device cookie")
+            .split(';').next().unwrap().to_owned();
+        json_of(signed_in, StatusCode::OK).await;
+        let login = |address: String, password: &'static str| {
+            let client = app.client_at(&address);
+            let request = client.post(app.url("/api/auth/login")).header("cookie", device.clone()).json(&json!({ "email": email, "password": password }));
+            async move { request.send().await.unwrap().status() }
+        };
+        // Twenty failures without the cookie put the email behind its delay.
+        for address in ["127.0.4.2", "127.0.4.3", "127.0.4.4", "127.0.4.5"] {
+            let guesser = app.client_at(address);
+            for _ in 0..5 {
+                let status = guesser.post(app.url("/api/auth/login")).json(&json!({ "email": email, "password": "wrong" })).send().await.unwrap().status();
+                assert_eq!(status, StatusCode::UNAUTHORIZED);
+            }
+        }
+        // With the cookie, five guesses get through, one from each new address...
+        for n in 0..5 {
+            assert_eq!(login(format!("127.0.5.{n}"), "wrong").await, StatusCode::UNAUTHORIZED, "guess {n}");
+        }
+        // ...and then the cookie is no better than none, right password or not.
+        assert_eq!(login("127.0.5.9".to_owned(), "wrong").await, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(login("127.0.5.10".to_owned(), PASSWORD).await, StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+db_test! {
     async fn an_email_code_left_from_before_a_reset_does_not_skip_two_factor(app: TestApp) {
         let email = "leftover@example.com";
         assert_eq!(app.register(email).await.status(), StatusCode::CREATED);

@@ -40,6 +40,33 @@ db_test! {
 }
 
 db_test! {
+    async fn a_field_asked_for_again_and_again_needs_no_alias_and_is_refused_all_the_same(app: TestApp) {
+        // GraphQL merges identical fields and runs every copy: without aliases, twenty-one reads
+        // of one invitation, or five hundred through a fragment, would be as many queries.
+        let reads = "invitation(token: \"x\") { id } ".repeat(21);
+        let body = app.graphql(None, &format!("{{ {reads} }}"), json!({})).await;
+        assert_eq!(body["errors"][0]["message"], "Too many top-level fields in one operation (20 at most)", "{body}");
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+        let spreads = "...F ".repeat(500);
+        let body = app.graphql(None, &format!("{{ {spreads} }} fragment F on Query {{ newsItem(id: \"x\") {{ id }} }}"), json!({})).await;
+        assert_eq!(body["errors"][0]["message"], "Too many top-level fields in one operation (20 at most)", "{body}");
+        // Deep rather than wide: a fragment of 30 fields spread 20 times is 600 fields.
+        let wide: String = "title summary body ".repeat(10);
+        let spreads = "news { items { ...N } } ".repeat(20);
+        let document = format!("{{ {spreads} }} fragment N on NewsItem {{ {wide} }}");
+        let body = app.graphql(None, &document, json!({})).await;
+        assert_eq!(body["errors"][0]["message"], "Too many fields in one request (500 at most)", "{body}");
+        // A fragment that spreads itself is counted once, and refused by validation.
+        let body = app.graphql(None, "{ ...F } fragment F on Query { ...F }", json!({})).await;
+        assert!(body["errors"][0]["message"].is_string(), "{body}");
+        // Twenty is the limit, not one less.
+        let reads = "invitation(token: \"x\") { id } ".repeat(20);
+        let body = app.graphql(None, &format!("{{ {reads} }}"), json!({})).await;
+        assert!(!body.to_string().contains("Too many"), "{body}");
+    }
+}
+
+db_test! {
     async fn the_alias_limit_holds_however_the_document_comes_in(app: TestApp) {
         // Parsed documents are remembered by their text: a refused one stays refused, and a
         // batch, a GET and a repeat each meet the limit before anything runs.
