@@ -136,7 +136,12 @@ pub fn bearer(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        // The scheme's name is case-insensitive (RFC 9110, section 11.1).
+        .and_then(|v| {
+            v.get(..7)
+                .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
+                .map(|_| &v[7..])
+        })
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_owned)

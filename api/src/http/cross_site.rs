@@ -52,11 +52,8 @@ fn json_or_empty(headers: &HeaderMap) -> bool {
 }
 
 fn signed_in_by_cookie(headers: &HeaderMap) -> bool {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.len() > 7 && v[..7].eq_ignore_ascii_case("bearer "));
-    !bearer && super::caller::cookie(headers, cookie::NAME).is_some()
+    // One reading of the header for both: what authenticates the request decides the check.
+    super::caller::bearer(headers).is_none() && super::caller::cookie(headers, cookie::NAME).is_some()
 }
 
 /// The request's `Origin` is a platform origin or this server's own; without `Origin`, the

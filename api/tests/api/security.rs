@@ -357,3 +357,13 @@ db_test! {
         }
     }
 }
+
+db_test! {
+    async fn the_bearer_scheme_is_read_in_any_case_and_the_cross_site_rule_reads_it_alike(app: TestApp) {
+        let token = app.signed_up("scheme@example.com").await;
+        for scheme in ["Bearer", "bearer", "BEARER"] {
+            let answer = app.client.get(app.url("/api/auth/verify")).header("authorization", format!("{scheme} {token}")).send().await.unwrap();
+            assert_eq!(answer.status(), StatusCode::OK, "{scheme}");
+        }
+    }
+}
