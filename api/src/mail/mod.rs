@@ -442,18 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn names_that_pass_for_links_behind_invisible_or_wide_dots_are_not_shown() {
-        for name in [
-            "Prize at evil.\u{200b}com",
-            "evil\u{3002}com",
-            "evil\u{ff0e}com",
-            "pay\u{ff20}evil",
-        ] {
-            assert_eq!(greeting_name(name), "there", "{name}");
-        }
-        // Initials stay, without the invisible character.
-        assert_eq!(greeting_name("R.\u{200b} K. Narayan"), "R. K. Narayan");
-        assert_eq!(greeting_name("Zoë O'Neil"), "Zoë O'Neil");
+    fn an_organization_name_that_passes_for_a_link_is_not_shown() {
         let mail = invitation(
             "Talent Suite",
             "a@b.io",
@@ -511,9 +500,16 @@ mod tests {
             "http://evil.example",
             "mail me: x@evil.example",
             "www evil com",
+            // Behind an invisible character, or a dot or an at sign of another width.
+            "Prize at evil.\u{200b}com",
+            "evil\u{3002}com",
+            "evil\u{ff0e}com",
+            "pay\u{ff20}evil",
         ] {
             assert_eq!(greeting_name(name), "there", "{name}");
         }
+        // Initials stay, without the invisible character.
+        assert_eq!(greeting_name("R.\u{200b} K. Narayan"), "R. K. Narayan");
         assert_eq!(greeting_name("Ann\r\nBcc: x\u{202e}"), "Ann Bcc: x");
         assert_eq!(greeting_name("Dr. Asha Verma"), "Dr. Asha Verma");
         let mail = password_reset("Talent Suite", "a@b.io", "Visit evil.example", "http://l", 30);
