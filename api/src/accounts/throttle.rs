@@ -144,11 +144,12 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn succeeded(&self, ctx: &Context) -> Result<()> {
-        match self.device_taken() {
-            Some(device) => {
-                rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address, device]).await
-            }
-            None => rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address]).await,
+        rate_limit::give_back(&ctx.db, Some(&self.pair), &[&self.email, &self.address]).await?;
+        // The password was proven through this device: the typos it counted are forgiven, so
+        // an owner who signs in daily never runs into its lockout.
+        match &self.device {
+            Some(device) => rate_limit::give_back(&ctx.db, Some(device), &[]).await,
+            None => Ok(()),
         }
     }
 

@@ -51,16 +51,23 @@ pub fn check_size(document: &ExecutableDocument) -> ServerResult<()> {
     let mut fields = Fields {
         fragments: &document.fragments,
         counted: HashMap::new(),
+        too_deep: false,
     };
     let mut total = 0usize;
     for (_, operation) in document.operations.iter() {
         let set = &operation.node.selection_set.node;
-        if fields.count(set, false) > MAX_ROOT_FIELDS {
+        let root = fields.count(set, false, 0);
+        total = total.saturating_add(fields.count(set, true, 0));
+        if fields.too_deep {
+            return Err(refused(format!(
+                "The request is nested too deeply ({MAX_NESTING} levels at most)"
+            )));
+        }
+        if root > MAX_ROOT_FIELDS {
             return Err(refused(format!(
                 "Too many top-level fields in one operation ({MAX_ROOT_FIELDS} at most)"
             )));
         }
-        total = total.saturating_add(fields.count(set, true));
     }
     if total > MAX_FIELDS {
         return Err(refused(format!(
@@ -70,6 +77,11 @@ pub fn check_size(document: &ExecutableDocument) -> ServerResult<()> {
     Ok(())
 }
 
+/// Levels of fields, fragments and spreads the counting follows (the schema's own recursion
+/// limit, which runs later): a chain of fragments spreading each other cannot run the stack
+/// out before that limit is met.
+pub const MAX_NESTING: usize = MAX_DEPTH * 2;
+
 /// Counts field selections, each fragment at each of its spreads (its count worked out once;
 /// a fragment that spreads itself counts nothing more, and validation refuses it later).
 struct Fields<'a> {
@@ -77,28 +89,38 @@ struct Fields<'a> {
     /// Per fragment and depth (`true`: every level): its count, or `None` while it is being
     /// counted.
     counted: HashMap<(&'a Name, bool), Option<usize>>,
+    /// Whether some path went past [`MAX_NESTING`] levels.
+    too_deep: bool,
 }
 
 impl<'a> Fields<'a> {
-    fn count(&mut self, set: &'a SelectionSet, deep: bool) -> usize {
+    fn count(&mut self, set: &'a SelectionSet, deep: bool, level: usize) -> usize {
+        if level > MAX_NESTING {
+            self.too_deep = true;
+            return 0;
+        }
         set.items.iter().fold(0usize, |sum, item| {
             let here = match &item.node {
                 Selection::Field(field) => {
                     let below = if deep {
-                        self.count(&field.node.selection_set.node, true)
+                        self.count(&field.node.selection_set.node, true, level + 1)
                     } else {
                         0
                     };
                     below.saturating_add(1)
                 }
-                Selection::InlineFragment(fragment) => self.count(&fragment.node.selection_set.node, deep),
-                Selection::FragmentSpread(spread) => self.spread(&spread.node.fragment_name.node, deep),
+                Selection::InlineFragment(fragment) => {
+                    self.count(&fragment.node.selection_set.node, deep, level + 1)
+                }
+                Selection::FragmentSpread(spread) => {
+                    self.spread(&spread.node.fragment_name.node, deep, level + 1)
+                }
             };
             sum.saturating_add(here)
         })
     }
 
-    fn spread(&mut self, name: &'a Name, deep: bool) -> usize {
+    fn spread(&mut self, name: &'a Name, deep: bool, level: usize) -> usize {
         let Some((name, fragment)) = self.fragments.get_key_value(name) else {
             return 0;
         };
@@ -108,7 +130,7 @@ impl<'a> Fields<'a> {
             None => {}
         }
         self.counted.insert((name, deep), None);
-        let count = self.count(&fragment.node.selection_set.node, deep);
+        let count = self.count(&fragment.node.selection_set.node, deep, level);
         self.counted.insert((name, deep), Some(count));
         count
     }

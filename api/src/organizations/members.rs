@@ -5,6 +5,7 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
 use entity::{
+    organization_invitations::{self, InvitationStatus},
     organization_members::{self, OrgRole},
     organizations, users,
 };
@@ -255,6 +256,31 @@ pub async fn remove(
 /// # Errors
 /// On a database failure.
 pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
+    // Every organization it touches is locked first, in one order: each other change locks an
+    // organization's row before its invitations and members (an accept, say), so taking the
+    // invitations first here could close a cycle with one.
+    let mut touched: Vec<Uuid> = organization_members::Entity::find()
+        .select_only()
+        .column(organization_members::Column::OrganizationId)
+        .filter(organization_members::Column::UserId.eq(user_id))
+        .into_tuple()
+        .all(txn)
+        .await?;
+    touched.extend(
+        organization_invitations::Entity::find()
+            .select_only()
+            .column(organization_invitations::Column::OrganizationId)
+            .filter(organization_invitations::Column::InvitedBy.eq(user_id))
+            .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+            .into_tuple::<Uuid>()
+            .all(txn)
+            .await?,
+    );
+    touched.sort_unstable();
+    touched.dedup();
+    for organization_id in &touched {
+        lock(txn, *organization_id).await?;
+    }
     // Its invitations go with it, as they would with its memberships.
     invitations::revoke_beyond(txn, user_id, None, None).await?;
     let owned: Vec<Uuid> = organization_members::Entity::find()
@@ -266,7 +292,6 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
         .all(txn)
         .await?;
     for organization_id in owned {
-        lock(txn, organization_id).await?;
         let others = organization_members::Entity::find()
             .filter(organization_members::Column::OrganizationId.eq(organization_id))
             .filter(organization_members::Column::UserId.ne(user_id));

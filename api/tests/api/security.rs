@@ -56,6 +56,10 @@ db_test! {
         let document = format!("{{ {spreads} }} fragment N on NewsItem {{ {wide} }}");
         let body = app.graphql(None, &document, json!({})).await;
         assert_eq!(body["errors"][0]["message"], "Too many fields in one request (500 at most)", "{body}");
+        // A chain of fragments, each spreading the next, is refused before it is followed far.
+        let chain: String = (0..200).map(|n| format!("fragment F{n} on Query {{ ...F{} }} ", n + 1)).collect();
+        let body = app.graphql(None, &format!("{{ ...F0 }} {chain} fragment F200 on Query {{ __typename }}"), json!({})).await;
+        assert_eq!(body["errors"][0]["message"], "The request is nested too deeply (32 levels at most)", "{body}");
         // A fragment that spreads itself is counted once, and refused by validation.
         let body = app.graphql(None, "{ ...F } fragment F on Query { ...F }", json!({})).await;
         assert!(body["errors"][0]["message"].is_string(), "{body}");
