@@ -48,29 +48,26 @@ pub struct AuthorizeQuery {
     pub ts_after: Option<String>,
 }
 
-/// `ts_after` for a sign-in asked for at `millis` by the request of `client_id` with this PKCE
+/// The keyed hash of a `ts_after` mark: the moment, with the request's client and its PKCE
 /// `challenge` (a value the client makes afresh for each request).
+fn mark(ctx: &Context, millis: &str, client_id: &str, challenge: &str) -> String {
+    ctx.keys.keyed_hash(&["ts_after", millis, client_id, challenge])
+}
+
+/// `ts_after` for a sign-in asked for at `millis` by this request.
 fn signed_after(ctx: &Context, millis: i64, client_id: &str, challenge: &str) -> String {
     let millis = millis.to_string();
-    format!(
-        "{millis}.{}",
-        ctx.keys.keyed_hash(&["ts_after", &millis, client_id, challenge])
-    )
+    format!("{millis}.{}", mark(ctx, &millis, client_id, challenge))
 }
 
 /// The moment a `ts_after` names, when the provider itself made it for this very request.
 fn verified_after(ctx: &Context, value: &str, client_id: &str, challenge: &str) -> Option<i64> {
-    let (millis, mac) = value.split_once('.')?;
+    let (millis, signature) = value.split_once('.')?;
     let at: i64 = millis.parse().ok()?;
-    tokens::same(
-        mac,
-        &ctx.keys.keyed_hash(&["ts_after", millis, client_id, challenge]),
-    )
-    .then_some(at)
+    tokens::same(signature, &mark(ctx, millis, client_id, challenge)).then_some(at)
 }
 
-/// `max_age` past this many seconds (a century) asks for nothing more: it is read as this, so
-/// adding it to a time cannot overflow.
+/// `max_age` past a century asks nothing more: read as a century, it cannot overflow a time.
 const MAX_AGE_CAP: i64 = 100 * 365 * 24 * 3600;
 
 impl AuthorizeQuery {
@@ -134,18 +131,22 @@ fn error_to_client(
     )
 }
 
+/// The request's `prompt` values.
+fn prompts(query: &AuthorizeQuery) -> impl Iterator<Item = &str> {
+    query
+        .prompt
+        .as_deref()
+        .unwrap_or_default()
+        .split(' ')
+        .filter(|p| !p.is_empty())
+}
+
 /// The site's sign-in screen, coming back to this request afterwards.
 fn to_sign_in(ctx: &Context, query: &AuthorizeQuery, fresh_after: Option<i64>) -> BrowserAnswer {
     let mut again = query.clone();
     // The provider remembers "sign in again" itself, so the return does not loop; the other
     // prompts (consent) still hold on the way back.
-    let others: Vec<&str> = query
-        .prompt
-        .as_deref()
-        .unwrap_or_default()
-        .split(' ')
-        .filter(|p| !p.is_empty() && *p != "login")
-        .collect();
+    let others: Vec<&str> = prompts(query).filter(|p| *p != "login").collect();
     again.prompt = (!others.is_empty()).then(|| others.join(" "));
     if let Some(after) = fresh_after {
         again.ts_after = Some(signed_after(
@@ -240,13 +241,7 @@ async fn authorize_inner(
     {
         return fail("invalid_request", "nonce cannot contain control characters");
     }
-    let prompts: Vec<&str> = query
-        .prompt
-        .as_deref()
-        .unwrap_or_default()
-        .split(' ')
-        .filter(|p| !p.is_empty())
-        .collect();
+    let prompts: Vec<&str> = prompts(&query).collect();
     let prompt_none = prompts.contains(&"none");
     if prompt_none && prompts.len() > 1 {
         return fail("invalid_request", "prompt=none cannot be combined");

@@ -259,13 +259,15 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
     // Every organization it touches is locked first, in one order: each other change locks an
     // organization's row before its invitations and members (an accept, say), so taking the
     // invitations first here could close a cycle with one.
-    let mut touched: Vec<Uuid> = organization_members::Entity::find()
+    let memberships: Vec<(Uuid, OrgRole)> = organization_members::Entity::find()
         .select_only()
         .column(organization_members::Column::OrganizationId)
+        .column(organization_members::Column::Role)
         .filter(organization_members::Column::UserId.eq(user_id))
         .into_tuple()
         .all(txn)
         .await?;
+    let mut touched: Vec<Uuid> = memberships.iter().map(|(id, _)| *id).collect();
     touched.extend(
         organization_invitations::Entity::find()
             .select_only()
@@ -283,14 +285,10 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
     }
     // Its invitations go with it, as they would with its memberships.
     invitations::revoke_beyond(txn, user_id, None, None).await?;
-    let owned: Vec<Uuid> = organization_members::Entity::find()
-        .select_only()
-        .column(organization_members::Column::OrganizationId)
-        .filter(organization_members::Column::UserId.eq(user_id))
-        .filter(organization_members::Column::Role.eq(OrgRole::Owner))
-        .into_tuple()
-        .all(txn)
-        .await?;
+    let owned = memberships
+        .into_iter()
+        .filter(|(_, role)| *role == OrgRole::Owner)
+        .map(|(id, _)| id);
     for organization_id in owned {
         let others = organization_members::Entity::find()
             .filter(organization_members::Column::OrganizationId.eq(organization_id))

@@ -1,0 +1,100 @@
+//! Typed text as a mail shows it: a person's or an organization's name is anyone's to type,
+//! so one that could pass for a link or an address is not shown, and what cannot be seen is
+//! dropped.
+
+/// A person's name as a mail may show it. Names are typed by anyone, so one that could pass
+/// for a link or an address ("Claim your prize at evil.example") is replaced by "there", and
+/// control and direction-override characters are dropped; HTML escaping comes on top.
+pub fn greeting_name(name: &str) -> String {
+    let cleaned = one_line(name);
+    if cleaned.is_empty() || looks_like_a_link(&cleaned) {
+        "there".to_owned()
+    } else {
+        cleaned.chars().take(60).collect()
+    }
+}
+
+/// Whether typed text could pass for a link or an address in a mail: a scheme, "www", an `@`,
+/// or a dot (an ideographic or full-width one too) right before a letter or digit.
+fn looks_like_a_link(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let dotted: String = text
+        .chars()
+        .map(|c| {
+            if matches!(c, '\u{3002}' | '\u{ff0e}' | '\u{ff61}') {
+                '.'
+            } else {
+                c
+            }
+        })
+        .collect();
+    lower.contains("://")
+        || lower.contains("www")
+        || text.contains(['@', '\u{ff20}'])
+        || dotted
+            .split('.')
+            .skip(1)
+            .any(|after| after.chars().next().is_some_and(char::is_alphanumeric))
+}
+
+/// An organization's name as a mail shows it: typed by its owner, so cut short, with control
+/// and direction-override characters dropped, and "an organization" instead of one that could
+/// pass for a link or an address (HTML escaping comes on top).
+pub(super) fn organization_name(name: &str) -> String {
+    let cleaned = one_line(name);
+    if cleaned.is_empty() || looks_like_a_link(&cleaned) {
+        "an organization".to_owned()
+    } else {
+        cleaned.chars().take(100).collect()
+    }
+}
+
+/// Typed text as one plain line: control, direction-override and invisible characters (a
+/// zero-width space hides a dot's next letter) dropped, runs of whitespace made one space.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .filter(|c| {
+            !matches!(c,
+                '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{00ad}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{feff}')
+        })
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::password_reset;
+
+    #[test]
+    fn names_that_pass_for_links_or_carry_control_characters_are_not_shown() {
+        for name in [
+            "Win a prize at evil.example",
+            "http://evil.example",
+            "mail me: x@evil.example",
+            "www evil com",
+            // Behind an invisible character, or a dot or an at sign of another width.
+            "Prize at evil.\u{200b}com",
+            "evil\u{3002}com",
+            "evil\u{ff0e}com",
+            "pay\u{ff20}evil",
+        ] {
+            assert_eq!(greeting_name(name), "there", "{name}");
+        }
+        // Initials stay, without the invisible character.
+        assert_eq!(greeting_name("R.\u{200b} K. Narayan"), "R. K. Narayan");
+        assert_eq!(greeting_name("Ann\r\nBcc: x\u{202e}"), "Ann Bcc: x");
+        assert_eq!(greeting_name("Dr. Asha Verma"), "Dr. Asha Verma");
+        let mail = password_reset("Talent Suite", "a@b.io", "Visit evil.example", "http://l", 30);
+        assert!(mail.text.contains("Hello there,") && !mail.text.contains("evil"));
+    }
+}
