@@ -14,7 +14,7 @@ use chrono::{SubsecRound, Utc};
 use entity::{
     organization_members::{self, OrgRole},
     organizations::{self, OrgKind},
-    users::Role,
+    users::{self, Role},
 };
 use rand::{Rng, rngs::OsRng};
 use regex::Regex;
@@ -118,11 +118,16 @@ pub(crate) fn not_found() -> Error {
 /// An outsider's answer costs one lookup whether the organization exists or not.
 pub(crate) async fn access(db: &impl ConnectionTrait, viewer: &Viewer, id: &str) -> Result<Access> {
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
-    let role = organization_members::Entity::find_by_id((id, viewer.user.id))
+    access_of(db, &viewer.user, id).await
+}
+
+async fn access_of(db: &impl ConnectionTrait, account: &users::Model, id: Uuid) -> Result<Access> {
+    let site_admin = account.role == Role::Admin;
+    let role = organization_members::Entity::find_by_id((id, account.id))
         .one(db)
         .await?
         .map(|membership| membership.role);
-    if role.is_none() && !viewer.is_admin() {
+    if role.is_none() && !site_admin {
         return Err(not_found());
     }
     let org = organizations::Entity::find_by_id(id)
@@ -132,7 +137,7 @@ pub(crate) async fn access(db: &impl ConnectionTrait, viewer: &Viewer, id: &str)
     Ok(Access {
         org,
         role,
-        site_admin: viewer.is_admin(),
+        site_admin,
     })
 }
 
@@ -390,23 +395,32 @@ pub(crate) async fn settle<T>(txn: DatabaseTransaction, outcome: Result<T>) -> R
     }
 }
 
-/// Takes the organization's row lock inside `txn`: the changes that count owners, seats or
-/// the day's invitations run one at a time per organization, on both databases.
-/// Locks the organization of `access` and reads the viewer's access to it again: a removal or
-/// demotion that committed meanwhile (and revoked what they had sent) is seen before anything
-/// is done in the role they lost.
+/// Locks the organization of `access` and reads the viewer's access to it again, from their
+/// account as it now stands: a removal, demotion or suspension that committed meanwhile (and
+/// revoked what they had sent) is seen before anything is done in the role they lost. The
+/// account's row stays share-locked until `txn` ends (PostgreSQL; SQLite's write lock already
+/// holds everything), so one that commits later waits for this change, then sees and revokes it.
 ///
 /// # Errors
-/// 404 when the organization is gone, or the viewer is no longer in it.
+/// 404 when the organization is gone, or the viewer is no longer in it or no longer a site
+/// admin; 403 'This account has been suspended'.
 pub(crate) async fn locked_access(
     txn: &impl ConnectionTrait,
     viewer: &Viewer,
     access: &Access,
 ) -> Result<Access> {
     lock(txn, access.org.id).await?;
-    self::access(txn, viewer, &access.org.id.to_string()).await
+    let account = users::Entity::find_by_id(viewer.user.id)
+        .lock_shared()
+        .one(txn)
+        .await?
+        .ok_or_else(not_found)?;
+    crate::accounts::ensure_can_sign_in(&account)?;
+    access_of(txn, &account, access.org.id).await
 }
 
+/// Takes the organization's row lock inside `txn`: the changes that count owners, seats or
+/// the day's invitations run one at a time per organization, on both databases.
 pub(crate) async fn lock(txn: &impl ConnectionTrait, id: Uuid) -> Result<()> {
     let touched = organizations::Entity::update_many()
         .col_expr(organizations::Column::Id, Expr::col(organizations::Column::Id))

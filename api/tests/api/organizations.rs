@@ -324,6 +324,52 @@ db_test! {
     }
 }
 
+/// A site admin's invitation in flight while their demotion commits: the invitation waits for
+/// the demotion and is then refused, rather than going out on the power just taken away (after
+/// the demotion has swept their invitations). Only PostgreSQL lets a demotion and an invitation
+/// run at once; SQLite's one write lock orders them whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invitation_in_flight_when_its_sender_stops_being_a_site_admin_is_refused() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let owner = person(&app, "owner@acme.example", "hire").await;
+    let org = organization(&app, &owner, "Acme").await;
+    let boss = person(&app, "boss@site.example", "admin").await;
+    // The demotion, begun and not yet committed.
+    let demotion = app.db.begin().await.unwrap();
+    demotion
+        .execute_unprepared("UPDATE users SET role = 'career' WHERE email = 'boss@site.example'")
+        .await
+        .unwrap();
+    let path = format!("/api/orgs/{org}/invitations");
+    let invitation = app.post_as(
+        &boss,
+        &path,
+        json!({ "emails": ["heir@elsewhere.example"], "role": "owner" }),
+    );
+    tokio::pin!(invitation);
+    let waiting = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    loop {
+        tokio::select! {
+            answer = &mut invitation => panic!("the invitation did not wait for the demotion: {}", answer.status()),
+            () = tokio::time::sleep(std::time::Duration::from_millis(20)) => {
+                if app.count(waiting).await > 0 {
+                    break;
+                }
+            }
+        }
+    }
+    demotion.commit().await.unwrap();
+    json_of(invitation.await, StatusCode::NOT_FOUND).await;
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM organization_invitations").await,
+        0
+    );
+}
+
 db_test! {
     async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
         let owner = person(&app, "owner@acme.example", "hire").await;
