@@ -19,13 +19,18 @@ pub fn for_sign_in(
 ) -> [String; 2] {
     [
         set(&ctx.config, &signed_in.token),
-        super::device::remember(
-            &ctx.keys,
-            &ctx.config,
-            client.device.as_deref(),
-            signed_in.user.id,
-        ),
+        super::device::remember(&ctx.keys, &ctx.config, client.device.as_deref(), &signed_in.user),
     ]
+}
+
+/// The `Set-Cookie` value that keeps this browser's device cookie good for `account` once its
+/// password changed here: a new password leaves the old entries unknown (see [`super::device`]).
+pub fn for_new_password(
+    ctx: &crate::context::Context,
+    client: &crate::client::ClientInfo,
+    account: &entity::users::Model,
+) -> String {
+    super::device::remember(&ctx.keys, &ctx.config, client.device.as_deref(), account)
 }
 
 /// `Set-Cookie` value that removes the cookie.

@@ -5,12 +5,13 @@
 //! many addresses meets the email's limit.
 //!
 //! The cookie holds up to five entries (a shared family or campus machine), newest first; an
-//! entry is a random nonce and the keyed hash of the account id and that nonce, so it names
-//! no account and cannot be made for another.
+//! entry is a random nonce and the keyed hash of the account id, its password as it stands and
+//! that nonce, so it names no account, cannot be made for another, and dies with the password
+//! it was made under: after a reset, a cookie copied before it is any browser's again.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use entity::users;
 use rand::{RngCore, rngs::OsRng};
-use uuid::Uuid;
 
 use super::tokens::{Keys, same};
 use crate::config::Config;
@@ -21,8 +22,10 @@ const MAX_ENTRIES: usize = 5;
 const LIFETIME_SECS: i64 = 365 * 24 * 3600;
 const ENTRY_SEPARATOR: char = '~';
 
-fn mac(keys: &Keys, user_id: Uuid, nonce: &str) -> String {
-    keys.keyed_hash(&["device", &user_id.to_string(), nonce])
+fn mac(keys: &Keys, account: &users::Model, nonce: &str) -> String {
+    // The stored hash carries its own random salt, so every new password is a new value here.
+    let password = account.password_hash.as_deref().unwrap_or_default();
+    keys.keyed_hash(&["device", &account.id.to_string(), password, nonce])
 }
 
 fn entries(cookie: Option<&str>) -> impl Iterator<Item = (&str, &str)> {
@@ -33,28 +36,24 @@ fn entries(cookie: Option<&str>) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|entry| entry.split_once('.'))
 }
 
-/// The nonce of the request's device-cookie entry for `user_id`, when this browser has signed
-/// in to that account before: the entry's own identity, for counting what is tried with it.
-pub fn recognised<'a>(keys: &Keys, cookie: Option<&'a str>, user_id: Uuid) -> Option<&'a str> {
+/// The nonce of the request's device-cookie entry for `account`, when this browser has signed
+/// in to it since its password was last set: the entry's own identity, for counting what is
+/// tried with it.
+pub fn recognised<'a>(keys: &Keys, cookie: Option<&'a str>, account: &users::Model) -> Option<&'a str> {
     entries(cookie)
-        .find(|(nonce, signature)| same(signature, &mac(keys, user_id, nonce)))
+        .find(|(nonce, signature)| same(signature, &mac(keys, account, nonce)))
         .map(|(nonce, _)| nonce)
 }
 
-/// Whether the request's device cookie says this browser has signed in to `user_id` before.
-pub fn recognises(keys: &Keys, cookie: Option<&str>, user_id: Uuid) -> bool {
-    recognised(keys, cookie, user_id).is_some()
-}
-
-/// `Set-Cookie` value that adds `user_id` to the browser's device cookie (first, dropping the
-/// oldest entry past five and any older entry for the same account).
-pub fn remember(keys: &Keys, config: &Config, cookie: Option<&str>, user_id: Uuid) -> String {
+/// `Set-Cookie` value that adds `account` to the browser's device cookie (first, dropping the
+/// oldest entry past five and any older entry for the same account and password).
+pub fn remember(keys: &Keys, config: &Config, cookie: Option<&str>, account: &users::Model) -> String {
     let mut bytes = [0u8; 16];
     OsRng.fill_bytes(&mut bytes);
     let nonce = URL_SAFE_NO_PAD.encode(bytes);
-    let fresh = format!("{nonce}.{}", mac(keys, user_id, &nonce));
+    let fresh = format!("{nonce}.{}", mac(keys, account, &nonce));
     let kept = entries(cookie)
-        .filter(|(nonce, signature)| !same(signature, &mac(keys, user_id, nonce)))
+        .filter(|(nonce, signature)| !same(signature, &mac(keys, account, nonce)))
         .filter(|(nonce, signature)| {
             // Only values of our own shape go back into the cookie.
             nonce.len() == 22
@@ -79,6 +78,24 @@ pub fn remember(keys: &Keys, config: &Config, cookie: Option<&str>, user_id: Uui
 mod tests {
     use super::*;
 
+    /// An account as stored, with `password` for its hash: a row the tests never write.
+    fn account(template: &users::Model, password: Option<&str>) -> users::Model {
+        users::Model {
+            id: uuid::Uuid::new_v4(),
+            password_hash: password.map(str::to_owned),
+            ..template.clone()
+        }
+    }
+
+    async fn template() -> users::Model {
+        let (_dir, db) = crate::test_support::database().await;
+        crate::test_support::account(&db, "device@example.com").await
+    }
+
+    fn recognises(keys: &Keys, cookie: Option<&str>, account: &users::Model) -> bool {
+        recognised(keys, cookie, account).is_some()
+    }
+
     fn value(set_cookie: &str) -> String {
         set_cookie
             .strip_prefix("ts_device=")
@@ -101,37 +118,60 @@ mod tests {
         Config::from_lookup(|name| vars.get(name).map(|v| (*v).to_owned())).unwrap()
     }
 
-    #[test]
-    fn a_device_is_recognised_for_the_accounts_it_signed_in_to_only() {
+    #[tokio::test]
+    async fn a_device_is_recognised_for_the_accounts_it_signed_in_to_only() {
+        let template = template().await;
         let keys = Keys::new("secret");
         let other_keys = Keys::new("another secret");
         let config = config();
-        let (ada, bob) = (Uuid::new_v4(), Uuid::new_v4());
-        let first = value(&remember(&keys, &config, None, ada));
-        assert!(recognises(&keys, Some(&first), ada));
-        assert!(!recognises(&keys, Some(&first), bob));
+        let (ada, bob) = (
+            account(&template, Some("$argon2id$one")),
+            account(&template, None),
+        );
+        let first = value(&remember(&keys, &config, None, &ada));
+        assert!(recognises(&keys, Some(&first), &ada));
+        assert!(!recognises(&keys, Some(&first), &bob));
         assert!(
-            !recognises(&other_keys, Some(&first), ada),
+            !recognises(&other_keys, Some(&first), &ada),
             "made by another server"
         );
-        let both = value(&remember(&keys, &config, Some(&first), bob));
-        assert!(recognises(&keys, Some(&both), ada) && recognises(&keys, Some(&both), bob));
-        assert!(!recognises(&keys, Some("forged.value"), ada));
-        assert!(!recognises(&keys, None, ada));
+        let both = value(&remember(&keys, &config, Some(&first), &bob));
+        assert!(recognises(&keys, Some(&both), &ada) && recognises(&keys, Some(&both), &bob));
+        assert!(!recognises(&keys, Some("forged.value"), &ada));
+        assert!(!recognises(&keys, None, &ada));
     }
 
-    #[test]
-    fn the_cookie_keeps_five_accounts_and_one_entry_each() {
+    #[tokio::test]
+    async fn a_new_password_leaves_every_earlier_entry_unknown() {
+        let keys = Keys::new("secret");
+        let before = account(&template().await, Some("$argon2id$before"));
+        let cookie = value(&remember(&keys, &config(), None, &before));
+        let after = users::Model {
+            password_hash: Some("$argon2id$after".to_owned()),
+            ..before.clone()
+        };
+        assert!(recognises(&keys, Some(&cookie), &before));
+        assert!(!recognises(&keys, Some(&cookie), &after));
+        let first_password = users::Model {
+            password_hash: None,
+            ..before
+        };
+        assert!(!recognises(&keys, Some(&cookie), &first_password));
+    }
+
+    #[tokio::test]
+    async fn the_cookie_keeps_five_accounts_and_one_entry_each() {
+        let template = template().await;
         let keys = Keys::new("secret");
         let config = config();
-        let ids: Vec<Uuid> = (0..7).map(|_| Uuid::new_v4()).collect();
+        let accounts: Vec<users::Model> = (0..7).map(|_| account(&template, Some("$argon2id$x"))).collect();
         let mut cookie: Option<String> = None;
-        for id in &ids {
-            cookie = Some(value(&remember(&keys, &config, cookie.as_deref(), *id)));
+        for account in &accounts {
+            cookie = Some(value(&remember(&keys, &config, cookie.as_deref(), account)));
         }
-        let again = value(&remember(&keys, &config, cookie.as_deref(), ids[6]));
+        let again = value(&remember(&keys, &config, cookie.as_deref(), &accounts[6]));
         assert_eq!(again.split('~').count(), 5);
-        assert!(!recognises(&keys, Some(&again), ids[1]), "the oldest went");
-        assert!(ids[2..].iter().all(|id| recognises(&keys, Some(&again), *id)));
+        assert!(!recognises(&keys, Some(&again), &accounts[1]), "the oldest went");
+        assert!(accounts[2..].iter().all(|a| recognises(&keys, Some(&again), a)));
     }
 }

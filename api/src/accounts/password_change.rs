@@ -33,7 +33,8 @@ pub struct ChangePasswordForm {
     pub confirm_password: Option<String>,
 }
 
-/// Checks the current password (a wrong one counts as a failed sign-in), then sets the new one.
+/// Checks the current password (a wrong one counts as a failed sign-in), then sets the new one;
+/// gives back the account as it now stands.
 ///
 /// # Errors
 /// Field errors (the reset rule's texts for the new password, "Current password is incorrect");
@@ -44,7 +45,7 @@ pub async fn change(
     viewer: &Viewer,
     form: ChangePasswordForm,
     client: &ClientInfo,
-) -> Result<()> {
+) -> Result<users::Model> {
     let has_password = viewer.user.password_hash.is_some();
     if !has_password {
         // A first password is a new way into the account: the session must be fresh.
@@ -72,7 +73,7 @@ pub async fn change(
     if let Some(current) = current {
         let email =
             Email::parse(Some(&viewer.user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(ctx, &email, Some(viewer.user.id), client);
+        let throttle = Throttle::new(ctx, &email, Some(&viewer.user), client);
         throttle.take(ctx).await?;
         if !ctx
             .passwords
@@ -104,5 +105,5 @@ pub async fn change(
         .await?;
     txn.commit().await?;
     ctx.mail_ready.notify_one();
-    Ok(())
+    Ok(user)
 }

@@ -59,7 +59,7 @@ pub async fn reauthenticate(
     let how = if let Some(password) = password {
         let password = Password::parse_existing(Some(password)).map_err(|m| Error::field("password", m))?;
         let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+        let throttle = Throttle::new(ctx, &email, Some(user), client);
         throttle.take(ctx).await?;
         if !ctx
             .passwords

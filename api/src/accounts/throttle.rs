@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::Duration;
-use uuid::Uuid;
+use entity::users;
 
 use super::{device, fields::Email};
 use crate::{
@@ -73,7 +73,12 @@ pub(crate) struct Throttle {
 
 impl Throttle {
     /// `account` is the account behind `email`, when there is one.
-    pub(crate) fn new(ctx: &Context, email: &Email, account: Option<Uuid>, client: &ClientInfo) -> Self {
+    pub(crate) fn new(
+        ctx: &Context,
+        email: &Email,
+        account: Option<&users::Model>,
+        client: &ClientInfo,
+    ) -> Self {
         let ip = client.ip_key();
         let hash = |parts: &[&str]| ctx.keys.keyed_hash(parts);
         Self {
@@ -81,7 +86,7 @@ impl Throttle {
             email: format!("login-email:{}", hash(&["login-email", email.as_str()])),
             address: format!("login-ip:{}", hash(&["login-ip", &ip])),
             device: account
-                .and_then(|id| device::recognised(&ctx.keys, client.device.as_deref(), id))
+                .and_then(|account| device::recognised(&ctx.keys, client.device.as_deref(), account))
                 .map(|nonce| format!("login-device:{}", hash(&["login-device", nonce]))),
             device_taken: AtomicBool::new(false),
         }

@@ -274,9 +274,13 @@ impl AccountsMutation {
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        password_change::change(state, &viewer, input.into(), &meta.client)
+        let account = password_change::change(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
+        ctx.append_http_header(
+            SET_COOKIE,
+            cookie::for_new_password(state, &meta.client, &account),
+        );
         Ok(MessagePayload::new(password_change::CHANGED))
     }
 

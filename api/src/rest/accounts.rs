@@ -336,8 +336,9 @@ async fn change_password(
     viewer: Viewer,
     Input(form): Input<ChangePasswordForm>,
 ) -> Answer {
-    password_change::change(&state, &viewer, form, &caller.client).await?;
-    Ok(Reply::message(password_change::CHANGED))
+    let account = password_change::change(&state, &viewer, form, &caller.client).await?;
+    let device = cookie::for_new_password(&state, &caller.client, &account);
+    Ok(Reply::message(password_change::CHANGED).with_cookies([device]))
 }
 
 #[derive(Serialize)]

@@ -161,6 +161,106 @@ db_test! {
 }
 
 db_test! {
+    async fn a_device_cookie_copied_before_a_reset_is_no_better_than_none_after_it(app: TestApp) {
+        // Someone copied the owner's device cookie; the owner resets the password. The copy
+        // then meets the email's delay like any browser, while the owner's browser that changes
+        // the password keeps its place, and a sign-in after the reset makes a good entry again.
+        let email = "reset-device@example.com";
+        app.signed_up(email).await;
+        let device_of = |response: &reqwest::Response| {
+            response.headers().get_all("set-cookie").iter()
+                .map(|v| v.to_str().unwrap().to_owned())
+                .find(|c| c.starts_with("ts_device="))
+                .map(|c| c.split(';').next().unwrap().to_owned())
+        };
+        let login = |address: &str, device: Option<&str>, password: &str| {
+            let mut request = app.client_at(address).post(app.url("/api/auth/login"));
+            if let Some(device) = device {
+                request = request.header("cookie", device.to_owned());
+            }
+            request.json(&json!({ "email": email, "password": password })).send()
+        };
+        let signed_in = login("127.0.8.1", None, PASSWORD).await.unwrap();
+        let copied = device_of(&signed_in).expect("a device cookie");
+        let token = json_of(signed_in, StatusCode::OK).await["data"]["token"].as_str().unwrap().to_owned();
+
+        // The owner changes the password on that browser: its device cookie is made anew.
+        let changed = app.browser().put(app.url("/api/users/password"))
+            .bearer_auth(&token)
+            .header("cookie", copied.clone())
+            .json(&json!({ "currentPassword": PASSWORD, "password": "secondRiver42", "confirmPassword": "secondRiver42" }))
+            .send().await.unwrap();
+        let renewed = device_of(&changed).expect("the device cookie, renewed");
+        json_of(changed, StatusCode::OK).await;
+
+        // Then a reset by mail, which the copier cannot follow.
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": email })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for(email, 3).await;
+        let reset = crate::helpers::reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
+        json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "thirdRiver42" })).await, StatusCode::OK).await;
+
+        // Twenty failures from four addresses put the email behind its delay.
+        for address in ["127.0.8.2", "127.0.8.3", "127.0.8.4", "127.0.8.5"] {
+            for _ in 0..5 {
+                assert_eq!(login(address, None, "wrong").await.unwrap().status(), StatusCode::UNAUTHORIZED);
+            }
+        }
+        // Neither the copy nor the entry renewed before the reset gets past it now.
+        assert_eq!(login("127.0.8.6", Some(&copied), "thirdRiver42").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(login("127.0.8.7", Some(&renewed), "thirdRiver42").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+db_test! {
+    async fn a_password_change_keeps_the_changing_browser_past_the_email_delay(app: TestApp) {
+        let email = "change-device@example.com";
+        let token = app.signed_up(email).await;
+        let device_of = |response: &reqwest::Response| {
+            let device = response.headers().get_all("set-cookie").iter()
+                .map(|v| v.to_str().unwrap().to_owned())
+                .find(|c| c.starts_with("ts_device="))
+                .expect("a device cookie for the new password");
+            assert!(device.contains("HttpOnly") && device.contains("Path=/api"), "{device}");
+            device.split(';').next().unwrap().to_owned()
+        };
+        let changed = app.browser().put(app.url("/api/users/password"))
+            .bearer_auth(&token)
+            .json(&json!({ "currentPassword": PASSWORD, "password": "firstRiver42", "confirmPassword": "firstRiver42" }))
+            .send().await.unwrap();
+        let before = device_of(&changed);
+        json_of(changed, StatusCode::OK).await;
+        // The same through GraphQL, whose answer carries the cookie too.
+        let changed = app.browser().post(app.url("/api/graphql"))
+            .bearer_auth(&token)
+            .json(&json!({
+                "query": "mutation($input: ChangePasswordInput!) { changePassword(input: $input) { message } }",
+                "variables": { "input": { "currentPassword": "firstRiver42", "password": "secondRiver42", "confirmPassword": "secondRiver42" } },
+            }))
+            .send().await.unwrap();
+        let device = device_of(&changed);
+        let body = json_of(changed, StatusCode::OK).await;
+        assert!(body["data"]["changePassword"]["message"].is_string(), "{body}");
+        for address in ["127.0.9.2", "127.0.9.3", "127.0.9.4", "127.0.9.5"] {
+            for _ in 0..5 {
+                let status = app.client_at(address).post(app.url("/api/auth/login"))
+                    .json(&json!({ "email": email, "password": "wrong" })).send().await.unwrap().status();
+                assert_eq!(status, StatusCode::UNAUTHORIZED);
+            }
+        }
+        let login = |device: Option<&str>| {
+            let mut request = app.client_at("127.0.9.6").post(app.url("/api/auth/login"));
+            if let Some(device) = device {
+                request = request.header("cookie", device.to_owned());
+            }
+            request.json(&json!({ "email": email, "password": "secondRiver42" })).send()
+        };
+        assert_eq!(login(None).await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS, "any other browser waits");
+        assert_eq!(login(Some(&before)).await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS, "made for the first password");
+        json_of(login(Some(&device)).await.unwrap(), StatusCode::OK).await;
+    }
+}
+
+db_test! {
     async fn an_email_code_left_from_before_a_reset_does_not_skip_two_factor(app: TestApp) {
         let email = "leftover@example.com";
         assert_eq!(app.register(email).await.status(), StatusCode::CREATED);

@@ -126,7 +126,7 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
         });
     }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    let throttle = Throttle::new(ctx, &email, Some(&user), client);
     if let Err(err) = throttle.take(ctx).await {
         cap.give_back(ctx).await?;
         return Err(err);

@@ -90,7 +90,7 @@ pub async fn confirm(
         return Err(Error::BadRequest(NOT_STARTED.to_owned()));
     }
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    let throttle = Throttle::new(ctx, &email, Some(user), client);
     throttle.take(ctx).await?;
     let code = normalize(code);
     let step = if is_app_code(&code) {
@@ -157,7 +157,7 @@ pub async fn disable(ctx: &Context, viewer: &Viewer, form: DisableForm, client: 
     let code = code.unwrap_or_default();
 
     let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(user.id), client);
+    let throttle = Throttle::new(ctx, &email, Some(user), client);
     throttle.take(ctx).await?;
     if let Some(password) = password
         && !ctx
