@@ -309,12 +309,57 @@ pub async fn list(ctx: &Context, viewer: &Viewer) -> Result<Vec<IdentityInfo>> {
         .collect())
 }
 
-/// Disconnects the viewer's identity at `provider`, unless it is their last way in. The
-/// account's row is locked meanwhile, so two disconnects at once cannot both pass the check.
+/// The ways into an account that do not go through its mailbox: its password, its providers'
+/// accounts and its passkeys.
+pub(crate) struct WaysIn {
+    pub identities: Vec<identities::Model>,
+    has_password: bool,
+    passkeys: u64,
+}
+
+impl WaysIn {
+    /// Reads them under a lock on the account's row, held until `txn` ends: two removals at once
+    /// (a passkey and a provider's account, say) cannot both see the other as the one left.
+    ///
+    /// # Errors
+    /// 401 when the account is gone; a database failure.
+    pub(crate) async fn locked(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<Self> {
+        users::Entity::update_many()
+            .col_expr(users::Column::Id, Expr::col(users::Column::Id))
+            .filter(users::Column::Id.eq(user_id))
+            .exec(txn)
+            .await?;
+        let user = users::Entity::find_by_id(user_id)
+            .one(txn)
+            .await?
+            .ok_or_else(Error::session_expired)?;
+        let identities = identities::Entity::find()
+            .filter(identities::Column::UserId.eq(user_id))
+            .all(txn)
+            .await?;
+        let passkeys = passkeys::Entity::find()
+            .filter(passkeys::Column::UserId.eq(user_id))
+            .count(txn)
+            .await?;
+        Ok(Self {
+            identities,
+            has_password: user.password_hash.is_some(),
+            passkeys,
+        })
+    }
+
+    /// Whether there is one way in only: removing it would leave the mailbox alone.
+    pub(crate) fn is_last(&self) -> bool {
+        u64::from(self.has_password) + self.identities.len() as u64 + self.passkeys <= 1
+    }
+}
+
+/// Disconnects the viewer's identity at `provider`, unless it is their last way in. A way in
+/// goes only with a recent sign-in, as one comes, so a stolen session cannot strip them.
 ///
 /// # Errors
-/// 404 for an unknown provider or none connected; 409 'Add a password or another sign-in
-/// method first'.
+/// 404 for an unknown provider or none connected; 403 `REAUTHENTICATION_REQUIRED`; 409 'Add a
+/// password or another sign-in method first'.
 pub async fn disconnect(
     ctx: &Context,
     viewer: &Viewer,
@@ -323,30 +368,19 @@ pub async fn disconnect(
 ) -> Result<Provider> {
     let provider =
         Provider::parse(provider).ok_or_else(|| Error::NotFound("Provider not found".to_owned()))?;
+    viewer.require_recent_sign_in()?;
     let user_id = viewer.user.id;
     let txn = crate::db::begin_write(&ctx.db).await?;
-    users::Entity::update_many()
-        .col_expr(users::Column::Id, Expr::col(users::Column::Id))
-        .filter(users::Column::Id.eq(user_id))
-        .exec(&txn)
-        .await?;
-    let user = users::Entity::find_by_id(user_id)
-        .one(&txn)
-        .await?
-        .ok_or_else(Error::session_expired)?;
-    let identities = identities::Entity::find()
-        .filter(identities::Column::UserId.eq(user_id))
-        .all(&txn)
-        .await?;
-    let Some(identity) = identities.iter().find(|i| i.provider == provider.as_str()) else {
+    let ways_in = WaysIn::locked(&txn, user_id).await?;
+    let Some(identity) = ways_in
+        .identities
+        .iter()
+        .find(|i| i.provider == provider.as_str())
+    else {
         txn.rollback().await?;
         return Err(not_connected(provider));
     };
-    let passkeys = passkeys::Entity::find()
-        .filter(passkeys::Column::UserId.eq(user_id))
-        .count(&txn)
-        .await?;
-    if user.password_hash.is_none() && identities.len() == 1 && passkeys == 0 {
+    if ways_in.is_last() {
         txn.rollback().await?;
         return Err(Error::Conflict(LAST_WAY_IN.to_owned()));
     }

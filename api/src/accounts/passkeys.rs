@@ -17,7 +17,7 @@ use chrono::{DateTime, Duration, Utc};
 use entity::{passkey_ceremonies, passkeys, users};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set,
+    QueryOrder, Set, sea_query::Expr,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -27,7 +27,10 @@ use webauthn_rs::prelude::{
 };
 use webauthn_rs_proto::ResidentKeyRequirement;
 
-use super::sessions::{self, SignedIn, Viewer};
+use super::{
+    identities::{LAST_WAY_IN, WaysIn},
+    sessions::{self, SignedIn, Viewer},
+};
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
@@ -401,24 +404,34 @@ pub async fn rename(
     Ok(row.into())
 }
 
-/// Removes one of the viewer's passkeys; it signs no one in from then on.
+/// Removes one of the viewer's passkeys; it signs no one in from then on. Like disconnecting
+/// a provider's account, it needs a recent sign-in and is refused for the last way in.
 ///
 /// # Errors
-/// 404 for an id that is not one of the viewer's passkeys.
+/// 404 for an id that is not one of the viewer's passkeys; 403 `REAUTHENTICATION_REQUIRED`; 409
+/// 'Add a password or another sign-in method first'.
 #[tracing::instrument(skip_all)]
 pub async fn remove(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     let row = own(ctx, viewer, id).await?;
+    viewer.require_recent_sign_in()?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    if WaysIn::locked(&txn, viewer.user.id).await?.is_last() {
+        txn.rollback().await?;
+        return Err(Error::Conflict(LAST_WAY_IN.to_owned()));
+    }
     let gone = passkeys::Entity::delete_many()
         .filter(passkeys::Column::Id.eq(row.id))
         .filter(passkeys::Column::UserId.eq(viewer.user.id))
-        .exec(&ctx.db)
+        .exec(&txn)
         .await?;
     if gone.rows_affected == 0 {
+        txn.rollback().await?;
         return Err(Error::NotFound(NOT_FOUND.to_owned()));
     }
     Event::new(Kind::PasskeyRemoved, Some(viewer.user.id), client)
-        .record(&ctx.db)
+        .record(&txn)
         .await?;
+    txn.commit().await?;
     Ok(())
 }
 
@@ -512,10 +525,23 @@ pub async fn finish_sign_in(ctx: &Context, form: SignInForm, client: &ClientInfo
         return Err(Error::EmailNotVerified);
     }
     passkey.update_credential(&result);
-    let mut active: passkeys::ActiveModel = row.into();
-    active.credential = Set(to_json(&passkey)?);
-    active.last_used_at = Set(Some(Utc::now()));
-    active.update(&ctx.db).await?;
+    // Written only over the very credential the count was checked against: of two sign-ins
+    // with one key at once, the second finds it moved on and is refused, as a clone's would
+    // be, so the stored count never goes back and no count signs in twice.
+    let written = passkeys::Entity::update_many()
+        .col_expr(passkeys::Column::Credential, Expr::value(to_json(&passkey)?))
+        .col_expr(passkeys::Column::LastUsedAt, Expr::value(Some(Utc::now())))
+        .filter(passkeys::Column::Id.eq(row.id))
+        .filter(passkeys::Column::Credential.eq(row.credential))
+        .exec(&ctx.db)
+        .await?;
+    if written.rows_affected == 0 {
+        Event::new(Kind::PasskeyCounterRegressed, Some(row.user_id), client)
+            .detail("passkey used by two sign-ins at once")
+            .record(&ctx.db)
+            .await?;
+        return Err(Error::PasskeyNotRecognised);
+    }
     let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
     Event::new(Kind::SignIn, Some(signed_in.user.id), client)
         .detail("passkey")

@@ -59,7 +59,7 @@ pub fn routes() -> Routes {
         .delete("/users/passkeys/{id}", remove, operation("Remove one of your passkeys; it signs no one in from then on")
             .signed_in()
             .id_param("id")
-            .answers(("200", ok("Passkey removed", None)), &[signed_out, ("404", "Passkey not found")]))
+            .answers(("200", ok("Passkey removed", None)), &[signed_out, ("403", "Please confirm it's you to make this change (REAUTHENTICATION_REQUIRED)"), ("404", "Passkey not found"), ("409", "Add a password or another sign-in method first")]))
         .post("/auth/passkeys/login/start", start_sign_in, operation("Begin a sign-in with a passkey: request options for the site's discoverable passkeys")
             .answers(("200", ok("The request options", Some(object(&[("options", options()), ("challenge", string())], &["options", "challenge"])))), &[off]))
         .post("/auth/passkeys/login/finish", finish_sign_in, operation("Sign in with a passkey: both factors, never a two-factor prompt")

@@ -43,7 +43,7 @@ pub fn routes() -> Routes {
         .delete("/users/identities/{provider}", disconnect, operation("Disconnect a provider, unless it is your last way in")
             .signed_in()
             .path_param_of("provider", json!({ "enum": ["google", "linkedin", "microsoft", "github"] }))
-            .answers(("200", ok("{Provider} account disconnected", None)), &[signed_out, ("404", "No {Provider} account is connected"), ("409", "Add a password or another sign-in method first")]))
+            .answers(("200", ok("{Provider} account disconnected", None)), &[signed_out, ("403", "Please confirm it's you to make this change (REAUTHENTICATION_REQUIRED)"), ("404", "No {Provider} account is connected"), ("409", "Add a password or another sign-in method first")]))
 }
 
 #[derive(Serialize)]

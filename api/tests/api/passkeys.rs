@@ -336,6 +336,37 @@ db_test! {
 }
 
 db_test! {
+    async fn sign_ins_with_one_key_at_once_never_set_its_count_back(app: TestApp) using on_the_site; {
+        // Ten assertions signed in order (counts 1 to 10). The even ones finish at once; then
+        // the odd ones, in order: each odd count below the highest accepted even one is a step
+        // back, refused, however the racing writes fell.
+        let token = app.signed_up("racing@example.com").await;
+        let mut device = Device::new();
+        json_of(add(&app, &token, &mut device, "Key").await, StatusCode::CREATED).await;
+        let mut signed = Vec::new();
+        for _ in 0..10 {
+            let (options, challenge) = start_sign_in(&app).await;
+            signed.push((challenge, device.get(&options)));
+        }
+        let evens: Vec<_> = signed.iter().skip(1).step_by(2).collect();
+        let answers = futures::future::join_all(evens.iter().map(|(challenge, assertion)| finish(&app, challenge, assertion))).await;
+        let highest = answers
+            .iter()
+            .zip([2, 4, 6, 8, 10])
+            .filter(|(answer, _)| answer.status() == StatusCode::OK)
+            .map(|(_, count)| count)
+            .max()
+            .expect("one of them signs in");
+        for (count, (challenge, assertion)) in signed.iter().enumerate().map(|(n, s)| (n + 1, s)).step_by(2) {
+            let status = finish(&app, challenge, assertion).await.status();
+            if count < highest {
+                assert_eq!(status, StatusCode::UNAUTHORIZED, "count {count} after {highest}");
+            }
+        }
+    }
+}
+
+db_test! {
     async fn a_late_finish_is_refused_with_410_and_any_instance_finishes_what_another_started(app: TestApp) using on_the_site; {
         let token = app.signed_up("late@example.com").await;
         let mut device = Device::new();
@@ -422,6 +453,36 @@ db_test! {
         json_of(app.post_as(&token, "/api/auth/reauthenticate", json!({ "password": crate::helpers::PASSWORD })).await, StatusCode::OK).await;
         let mut device = Device::new();
         json_of(add(&app, &token, &mut device, "Laptop").await, StatusCode::CREATED).await;
+    }
+}
+
+db_test! {
+    async fn removing_a_passkey_needs_a_recent_sign_in_and_never_takes_the_last_way_in(app: TestApp) using on_the_site; {
+        // An account with no password: a passkey and a GitHub account are its ways in.
+        let token = app.signed_up("keys@example.com").await;
+        let (mut laptop, mut phone) = (Device::new(), Device::new());
+        let first = json_of(add(&app, &token, &mut laptop, "Laptop").await, StatusCode::CREATED).await;
+        let first = first["data"]["passkey"]["id"].as_str().unwrap().to_owned();
+        let second = json_of(add(&app, &token, &mut phone, "Phone").await, StatusCode::CREATED).await;
+        let second = second["data"]["passkey"]["id"].as_str().unwrap().to_owned();
+        app.sql("UPDATE users SET password_hash = NULL WHERE email = 'keys@example.com'").await;
+
+        // A stolen session cannot strip them: removing one asks for a recent sign-in.
+        crate::second_factor_limits::stale_sign_in(&app).await;
+        let refused = json_of(app.delete_as(&token, &format!("/api/users/passkeys/{first}")).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["code"], "REAUTHENTICATION_REQUIRED", "{refused}");
+        let gql = app.graphql(Some(&token), "mutation($id: ID!) { removePasskey(id: $id) { message } }", json!({ "id": first })).await;
+        assert_eq!(gql["errors"][0]["extensions"]["code"], "REAUTHENTICATION_REQUIRED", "{gql}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM passkeys").await, 2);
+
+        // Signed in afresh with the phone's passkey: one goes, the last stays.
+        let fresh = json_of(sign_in(&app, &mut phone).await, StatusCode::OK).await;
+        let fresh = fresh["data"]["token"].as_str().unwrap().to_owned();
+        json_of(app.delete_as(&fresh, &format!("/api/users/passkeys/{first}")).await, StatusCode::OK).await;
+        let last = json_of(app.delete_as(&fresh, &format!("/api/users/passkeys/{second}")).await, StatusCode::CONFLICT).await;
+        assert_eq!(last["message"], "Add a password or another sign-in method first");
+        assert_eq!(app.count("SELECT COUNT(*) FROM passkeys").await, 1);
+        json_of(sign_in(&app, &mut phone).await, StatusCode::OK).await;
     }
 }
 

@@ -198,7 +198,12 @@ providers_test! {
         assert!(mail.iter().any(|m| m.text().contains("LinkedIn sign-in was just linked")), "the owner is told");
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'identity_connected'").await, 1);
 
-        // With a password the account keeps a way in: LinkedIn may go.
+        // With a password the account keeps a way in: LinkedIn may go, once the session has
+        // proven itself recently (a stolen one cannot strip the ways in).
+        crate::second_factor_limits::stale_sign_in(&app).await;
+        let stale = json_of(app.delete_as(&session, "/api/users/identities/linkedin").await, StatusCode::FORBIDDEN).await;
+        assert_eq!(stale["code"], "REAUTHENTICATION_REQUIRED", "{stale}");
+        json_of(app.post_as(&session, "/api/auth/reauthenticate", json!({ "password": crate::helpers::PASSWORD })).await, StatusCode::OK).await;
         let gone = json_of(app.delete_as(&session, "/api/users/identities/linkedin").await, StatusCode::OK).await;
         assert_eq!(gone["message"], "LinkedIn account disconnected");
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'identity_disconnected'").await, 1);

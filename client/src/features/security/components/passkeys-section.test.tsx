@@ -211,6 +211,30 @@ describe('PasskeysSection', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it("asks the person to confirm it's you before removing a passkey when the sign-in is old", async () => {
+    const api = mockApi({
+      '/users/passkeys': listed([laptop, phone]),
+      '/users/passkeys/pk2': [
+        { status: 403, body: { success: false, code: 'REAUTHENTICATION_REQUIRED', message: "Please confirm it's you to make this change" } },
+        { status: 200, body: { success: true, message: 'Passkey removed' } },
+      ],
+      '/graphql': { status: 200, body: { data: { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } } } },
+    });
+    renderWithApp(<SectionWithApollo />, { route: '/security' });
+    const events = userEvent.setup();
+    await events.click(await screen.findByRole('button', { name: 'Remove Safari on iOS' }));
+    await events.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Remove passkey' }));
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(screen.getByText('Safari on iOS')).toBeInTheDocument();
+    await events.type(within(dialog).getByLabelText('Password'), 'quietRiver42');
+    await events.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('Passkey removed')).toBeInTheDocument();
+    expect(methodsOf(api, '/users/passkeys/pk2')).toEqual(['DELETE', 'DELETE']);
+    expect(screen.queryByText('Safari on iOS')).not.toBeInTheDocument();
+  });
+
   it('a passkey gone elsewhere: the 404 message, and the list is read again', async () => {
     const api = mockApi({
       '/users/passkeys': [listed([laptop]), listed([])],

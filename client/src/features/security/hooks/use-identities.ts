@@ -18,7 +18,8 @@ const messageOf = (error: unknown) => (error instanceof ApiError && error.messag
  * The provider accounts connected to the signed-in person, and connecting (the provider's
  * popup with intent=link, then oauth/link) or disconnecting one. Outcomes are toasted here.
  * Connecting needs a recent sign-in: `needsConfirmation` asks the person to confirm it's them,
- * then connects with the same ticket (it is not spent by the refusal).
+ * then connects with the same ticket (it is not spent by the refusal). Disconnecting needs one
+ * too, and runs again once confirmed.
  */
 export function useIdentities(needsConfirmation?: NeedsConfirmation) {
   const { apiBaseUrl, platformUrls } = useConfig();
@@ -86,6 +87,8 @@ export function useIdentities(needsConfirmation?: NeedsConfirmation) {
       accountToast.success(result.message || `${PROVIDER_NAMES[provider]} account disconnected`);
       return true;
     } catch (error) {
+      // Removing a way in needs a recent sign-in too: confirm, then disconnect.
+      if (needsConfirmation?.(error, () => void disconnect(provider))) return false;
       accountToast.error(messageOf(error));
       // Disconnected elsewhere: show what the server has now.
       if (identityStatusOf(error) === 404) void load();

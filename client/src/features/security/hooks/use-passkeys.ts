@@ -25,7 +25,8 @@ const FALLBACK_MESSAGE = 'Something went wrong';
 /**
  * The person's passkeys and what they can do with them: add one (the browser's prompt between
  * the server's start and finish), rename, remove. Success and failure are toasted here. Adding
- * needs a recent sign-in: `needsConfirmation` asks the person to confirm it's them, then adds.
+ * and removing need a recent sign-in: `needsConfirmation` asks the person to confirm it's them,
+ * then does it.
  */
 export function usePasskeys(needsConfirmation?: NeedsConfirmation) {
   const { apiBaseUrl } = useConfig();
@@ -106,6 +107,8 @@ export function usePasskeys(needsConfirmation?: NeedsConfirmation) {
       accountToast.success('Passkey removed');
       return true;
     } catch (error) {
+      // Removing a way in needs a recent sign-in too: confirm, then remove.
+      if (needsConfirmation?.(error, () => void remove(id))) return false;
       failed(error);
       return false;
     } finally {
