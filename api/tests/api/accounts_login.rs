@@ -114,10 +114,19 @@ db_test! {
         tampered.replace_range(tampered.len() - 3.., "AAA");
         json_of(app.get_as(&tampered, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
         json_of(app.get_as("not.a.jwt", "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
-        // Signed with another secret.
-        let keys = api::accounts::tokens::Keys::new("another-secret");
+        // The very claims of the live session, signed with another secret: only the signature
+        // can refuse it (the same claims under the server's own secret pass).
+        use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+        let payload = token.split('.').nth(1).unwrap();
+        let claims: serde_json::Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+        let (user, session) = (claims["sub"].as_str().unwrap().parse().unwrap(), claims["sid"].as_str().unwrap().parse().unwrap());
         let now = chrono::Utc::now();
-        let forged = keys.issue(uuid::Uuid::new_v4(), uuid::Uuid::new_v4(), "admin", now, now + chrono::Duration::hours(1)).unwrap();
-        json_of(app.get_as(&forged, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
+        let sign = |secret: &str| {
+            api::accounts::tokens::Keys::new(secret)
+                .issue(user, session, claims["role"].as_str().unwrap(), now, now + chrono::Duration::hours(1))
+                .unwrap()
+        };
+        json_of(app.get_as(&sign("test-secret-test-secret-test-secret"), "/api/auth/verify").await, StatusCode::OK).await;
+        json_of(app.get_as(&sign("another-secret"), "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
     }
 }

@@ -157,16 +157,32 @@ google_test! {
 google_test! {
     async fn keys_are_fetched_lazily_and_again_for_an_unknown_kid_at_most_every_five_seconds(app, idp) {
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 0, "never at start-up");
+        // No later than the first fetch.
+        let fetched = std::time::Instant::now();
         let token = idp.id_token("sub-k", "k@gmail.test", |_| {});
         app.post("/api/auth/google-register", json!({ "idToken": token, "role": "career" })).await;
         let token = idp.id_token("sub-k", "k@gmail.test", |_| {});
         app.post("/api/auth/google-login", json!({ "idToken": token })).await;
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 1, "cached");
-        for _ in 0..2 {
+        // Google rotates: the new key is published, and tokens signed with it arrive.
+        idp.rotate_to("rotated");
+        let login = || async {
             let rotated = idp.id_token_with_kid("rotated", "sub-k", "k@gmail.test", |_| {});
-            app.post("/api/auth/google-login", json!({ "idToken": rotated })).await;
+            app.post("/api/auth/google-login", json!({ "idToken": rotated })).await.status()
+        };
+        for _ in 0..2 {
+            assert_eq!(login().await, StatusCode::UNAUTHORIZED, "not known yet");
         }
         assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 1, "not again within five seconds of the last fetch");
+        // Tried again as a client would, the unknown key is fetched once five seconds have
+        // passed, and then it signs in.
+        let deadline = fetched + std::time::Duration::from_secs(20);
+        while login().await != StatusCode::OK {
+            assert!(std::time::Instant::now() < deadline, "the new key was never fetched");
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+        assert!(fetched.elapsed() >= std::time::Duration::from_secs(5), "{:?}", fetched.elapsed());
+        assert_eq!(idp.jwks_fetches.load(Ordering::SeqCst), 2, "one fetch for the new key");
     }
 }
 

@@ -37,6 +37,8 @@ struct Inner {
     access: HashMap<String, Identity>,
     /// What `/user/emails` answers instead of the identity's verified primary address.
     emails: Option<Value>,
+    /// Key ids published beside `KID` (the same key, as after a rotation).
+    rotated: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -149,6 +151,11 @@ impl Idp {
         self.inner.lock().unwrap().nonce_override = Some(nonce.to_owned());
     }
 
+    /// Publishes the signing key under `kid` too from now on, as a provider does when it rotates.
+    pub fn rotate_to(&self, kid: &str) {
+        self.inner.lock().unwrap().rotated.push(kid.to_owned());
+    }
+
     /// A signed ID token; `edit` changes the claims before signing.
     pub fn id_token(&self, sub: &str, email: &str, edit: impl FnOnce(&mut Value)) -> String {
         self.id_token_with_kid(KID, sub, email, edit)
@@ -189,14 +196,21 @@ impl Idp {
 async fn jwks(State(idp): State<Idp>) -> Json<Value> {
     idp.jwks_fetches.fetch_add(1, Ordering::SeqCst);
     let key = RsaPrivateKey::from_pkcs8_pem(KEY_PEM).unwrap().to_public_key();
-    Json(json!({ "keys": [{
-        "kty": "RSA",
-        "kid": KID,
-        "use": "sig",
-        "alg": "RS256",
-        "n": URL_SAFE_NO_PAD.encode(key.n().to_bytes_be()),
-        "e": URL_SAFE_NO_PAD.encode(key.e().to_bytes_be()),
-    }] }))
+    let rotated = idp.inner.lock().unwrap().rotated.clone();
+    let keys: Vec<Value> = std::iter::once(KID.to_owned())
+        .chain(rotated)
+        .map(|kid| {
+            json!({
+                "kty": "RSA",
+                "kid": kid,
+                "use": "sig",
+                "alg": "RS256",
+                "n": URL_SAFE_NO_PAD.encode(key.n().to_bytes_be()),
+                "e": URL_SAFE_NO_PAD.encode(key.e().to_bytes_be()),
+            })
+        })
+        .collect();
+    Json(json!({ "keys": keys }))
 }
 
 async fn authorize(

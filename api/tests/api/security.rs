@@ -365,9 +365,25 @@ db_test! {
 db_test! {
     async fn the_bearer_scheme_is_read_in_any_case_and_the_cross_site_rule_reads_it_alike(app: TestApp) {
         let token = app.signed_up("scheme@example.com").await;
+        let write = |authorization: Option<String>| {
+            let mut request = app.client.put(app.url("/api/users/profile"))
+                .header("origin", "https://evil.example")
+                .header("cookie", format!("ts_session={token}"))
+                .json(&json!({ "bio": "from a script with the token" }));
+            if let Some(authorization) = authorization {
+                request = request.header("authorization", authorization);
+            }
+            request.send()
+        };
+        // The cookie alone, from another site: refused.
+        let refused = json_of(write(None).await.unwrap(), StatusCode::FORBIDDEN).await;
+        assert_eq!(refused["message"], "Cross-site request refused");
         for scheme in ["Bearer", "bearer", "BEARER"] {
             let answer = app.client.get(app.url("/api/auth/verify")).header("authorization", format!("{scheme} {token}")).send().await.unwrap();
             assert_eq!(answer.status(), StatusCode::OK, "{scheme}");
+            // A token in the header is what no cross-site form can send: the write passes
+            // whatever the scheme's case, cookie or not.
+            json_of(write(Some(format!("{scheme} {token}"))).await.unwrap(), StatusCode::OK).await;
         }
     }
 }

@@ -223,6 +223,7 @@ async fn soak_two_instances_under_a_mixed_load_lose_nothing_and_level_off() {
         tally.registered.len(),
         "every acknowledged registration, and nothing else"
     );
+    assert!(!tally.bios.is_empty(), "some profile writes were acknowledged");
     for (email, bio) in &tally.bios {
         let stored = count(
             &db,

@@ -107,9 +107,17 @@ db_test! {
         let me = json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
         assert_eq!(me["data"]["user"]["twoFactorEnabled"], true);
         assert_eq!(app.count("SELECT COUNT(*) FROM recovery_codes WHERE used_at IS NULL").await, 10);
-        // Stored hashed: no code appears in the table.
-        let plain = codes[0].as_str().unwrap();
-        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM recovery_codes WHERE code_hash LIKE '%{plain}%'")).await, 0);
+        // Stored hashed: every row holds a 64-digit keyed hash, and no code appears, in the
+        // form shown, the form typed, or either half.
+        assert_eq!(app.count("SELECT COUNT(*) FROM recovery_codes WHERE LENGTH(code_hash) = 64 AND code_hash = LOWER(code_hash)").await, 10);
+        for code in codes {
+            let shown = code.as_str().unwrap().to_lowercase();
+            let (first, second) = shown.split_once('-').expect("two halves");
+            for part in [shown.as_str(), &shown.replace('-', ""), first, second] {
+                let found = app.count(&format!("SELECT COUNT(*) FROM recovery_codes WHERE LOWER(code_hash) LIKE '%{part}%'")).await;
+                assert_eq!(found, 0, "{part} is in the table");
+            }
+        }
         let notice = app.mail.wait_for(email, 2).await.into_iter().last().unwrap();
         assert!(notice.subject().contains("Two-factor sign-in was turned on"), "{}", notice.subject());
 
