@@ -107,8 +107,10 @@ pub async fn existing(
     let Some(user) = find_by_email(&ctx.db, &email).await? else {
         return Ok(None);
     };
-    if has_provider(&ctx.db, user.id, who.provider).await? {
-        // The email's account is joined to another identity at this provider.
+    // A verified account joined to another identity at this provider keeps it. An unverified
+    // one's can only be a squatter's, which the owner's vouched proof drops (see `join`), or
+    // the squatter would lock the owner out of this provider.
+    if user.email_verified && has_provider(&ctx.db, user.id, who.provider).await? {
         return Ok(None);
     }
     join(ctx, user, who, client).await.map(Some)

@@ -354,6 +354,31 @@ providers_test! {
 }
 
 providers_test! {
+    async fn the_owners_vouched_provider_account_takes_the_address_back_from_a_squatters_at_that_provider(app, idp) {
+        // The squatter registers the owner's address through GitHub, which does not vouch for it.
+        idp.with_github_emails(json!([{ "email": "owner@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("666", "owner@example.com"));
+        let t = ticket(&app, "github", "intent=register&role=career").await;
+        json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+        // The owner's own GitHub account vouches for the address: it signs in, to the account
+        // of that address, and the squatter's identity goes.
+        idp.with_github_emails(json!([{ "email": "owner@example.com", "primary": true, "verified": true }]));
+        idp.sign_in_as(who("4242", "owner@example.com"));
+        let t = ticket(&app, "github", "intent=login").await;
+        let owner = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::OK).await;
+        assert_eq!(owner["data"]["user"]["email"], "owner@example.com");
+        assert_eq!(owner["data"]["user"]["emailVerified"], true);
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities WHERE subject = '4242'").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities WHERE subject = '666'").await, 0);
+        // The squatter's GitHub opens nothing now.
+        idp.with_github_emails(json!([{ "email": "owner@example.com", "primary": true, "verified": false }]));
+        idp.sign_in_as(who("666", "owner@example.com"));
+        let t = ticket(&app, "github", "intent=login").await;
+        assert_eq!(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await.status(), StatusCode::NOT_FOUND);
+    }
+}
+
+providers_test! {
     async fn graphql_spends_tickets_and_lists_identities_alike(app, idp) {
         idp.sign_in_as(who("li-9", "gql@example.com"));
         let t = ticket(&app, "linkedin", "intent=register&role=campus").await;
