@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { DESKTOP, launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { DESKTOP, launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
 /** The narrowest phone the site is checked at. */
@@ -32,7 +32,6 @@ after(async () => {
 });
 
 const desktopHeader = (page) => page.locator('header > div').first();
-const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
 
 async function signInThroughUi(page, { email, password }) {
   await page.goto('/login');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 import { latestSignInLink } from './support/mailbox.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
@@ -22,8 +22,6 @@ after(async () => {
   await browser?.close();
   await app?.stop();
 });
-
-const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
 
 describe('sign-in link (real server)', { skip: preview && 'needs the real server' }, () => {
   test('a person asks for a link on /login, opens it and signs in only with Continue', async () => {

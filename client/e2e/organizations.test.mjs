@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { DESKTOP, launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { DESKTOP, launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 import { latestInvitationLink, latestOtp } from './support/mailbox.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
@@ -30,7 +30,6 @@ after(async () => {
 });
 
 const desktopHeader = (page) => page.locator('header > div').first();
-const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
 
 async function signInThroughUi(page, { email, password }) {
   await page.goto('/login');
@@ -166,6 +165,8 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
         await toast(page, 'You joined Orbit Talent').waitFor();
         await page.waitForURL(`**/organizations/${organizationId}`);
         await inviteeMain.getByText('Your role: Member · 2 members').waitFor();
+        // The members list loads after the header: wait for its rows, then count what is absent.
+        await memberRow(inviteeMain, 'Olivia Owner').waitFor();
         assert.equal(await inviteeMain.getByRole('combobox').count(), 0, 'a member changes no role');
         assert.equal(await inviteeMain.getByRole('heading', { name: 'Invite people' }).count(), 0, 'a member invites no one');
         await expectAccessible(page, '/organizations/{id} as member');
@@ -183,6 +184,8 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
         await page.reload();
         await inviteeMain.getByText('Your role: Admin · 2 members').waitFor();
         await inviteeMain.getByRole('heading', { level: 2, name: 'Invite people' }).waitFor();
+        // The members list loads after the header: wait for its rows, then count what is absent.
+        await memberRow(inviteeMain, 'Olivia Owner').waitFor();
         assert.equal(await memberRow(inviteeMain, 'Olivia Owner').getByRole('button', { name: /^Remove/ }).count(), 0, 'an admin cannot remove an owner');
         await memberRow(inviteeMain, invitee.name).getByRole('button', { name: 'Leave organization' }).click();
         const dialog = page.getByRole('alertdialog', { name: 'Leave Orbit Talent?' });

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { latestSubject } from './support/mailbox.mjs';
 import { startApp } from './support/app-server.mjs';
-import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
 let app;
@@ -29,7 +29,6 @@ after(async () => {
 
 const desktopHeader = (page) => page.locator('header > div').first();
 const accountButton = (page, name) => desktopHeader(page).getByRole('button', { name: `Account menu for ${name}` });
-const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
 const passkeysSection = (page) => page.locator('main section').filter({ has: page.getByRole('heading', { level: 2, name: 'Passkeys' }) });
 const verifyStatus = (page) => page.evaluate(async () => (await fetch('/api/auth/verify', { credentials: 'include' })).status);
 

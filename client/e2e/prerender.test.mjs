@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { DESKTOP, launchBrowser, withPage } from './support/browser.mjs';
+import { DESKTOP, launchBrowser, toast, withPage } from './support/browser.mjs';
 import { accountScreens, APP, publicRoutes } from './support/pages.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
@@ -147,7 +147,7 @@ describe('prerendered pages (real server)', { skip: preview && 'needs the real s
       assert.equal(await page.evaluate(() => window.tsAppReady ?? false), false, 'clicked before the app was ready');
       // The app sends what was typed: the server answers for that email and password.
       assert.equal((await login).status(), 401);
-      await page.getByText('Invalid email or password').first().waitFor();
+      await toast(page, 'Invalid email or password').waitFor();
       assert.equal(await page.getByLabel('Email').inputValue(), 'nobody.early@example.com');
       assert.deepEqual(pageRequests, [`GET ${app.baseURL}/login`], 'no page request carried the form');
     });

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { verifiedAccount } from './support/accounts.mjs';
 import { latestSubject } from './support/mailbox.mjs';
 import { startApp } from './support/app-server.mjs';
-import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 import { githubEnv, startFakeGitHub } from './support/fake-idp.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
@@ -32,7 +32,6 @@ after(async () => {
 });
 
 const desktopHeader = (page) => page.locator('header > div').first();
-const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
 const connectedAccounts = (page) => page.locator('main section').filter({ has: page.getByRole('heading', { level: 2, name: 'Connected accounts' }) });
 const githubRow = (page) => connectedAccounts(page).getByTestId('identity').filter({ has: page.getByText('GitHub', { exact: true }) });
 
@@ -68,8 +67,11 @@ describe('sign-in providers (real server)', { skip: preview && 'needs the real s
       assert.equal(await page.getByRole('button', { name: /^Continue with (LinkedIn|Microsoft)$/ }).count(), 0);
       assert.deepEqual(await seriousA11yViolations(page), [], 'register with the provider buttons');
       await page.locator('form').getByText('Institute', { exact: true }).click();
-      const popup = await throughPopup(page, 'Continue with GitHub');
-      assert.match(popup.url(), /\/api\/auth\/github\/(start|callback)|\/login\/oauth\/authorize|about:blank/);
+      // The popup's first request: its URL is gone by the time the popup is seen (it redirects at once).
+      const started = page.context().waitForEvent('request', (request) => request.url().includes('/api/auth/github/start'));
+      await throughPopup(page, 'Continue with GitHub');
+      const start = new URL((await started).url());
+      assert.equal(start.search, '?intent=register&role=campus');
       // A new account whose email GitHub vouches for is signed in and sent to its role's platform.
       await page.waitForURL(`${app.platformUrls.campus}/`, { timeout: 15_000 });
       await page.goto('/');

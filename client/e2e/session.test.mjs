@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postApi, verifiedAccount } from './support/accounts.mjs';
 import { startApp } from './support/app-server.mjs';
-import { launchBrowser, seriousA11yViolations, withPage } from './support/browser.mjs';
+import { launchBrowser, seriousA11yViolations, toast, withPage } from './support/browser.mjs';
 
 const preview = process.env.E2E_PREVIEW === '1';
 let app;
@@ -84,7 +84,7 @@ describe('header session states (real server)', { skip: preview && 'needs the re
       assert.deepEqual(await seriousA11yViolations(page), []);
 
       await panel.getByRole('button', { name: 'Logout' }).click();
-      await page.getByText('Logged out successfully').waitFor();
+      await toast(page, 'Logged out successfully').waitFor();
       assert.equal(await page.locator('.Toastify__toast-container--top-right').count(), 1, 'toasts sit top-right');
       await page.waitForURL('**/login');
       await desktopHeader(page).getByRole('link', { name: 'Sign In' }).waitFor();

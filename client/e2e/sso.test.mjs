@@ -77,6 +77,11 @@ describe('single sign-on (real server)', { skip: preview && 'needs the real serv
       assert.equal(verify.status(), 401, 'the provider session is over');
       for (let i = 0; i < 50 && campus.loggedOut.length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
       assert.equal(campus.loggedOut.length, 1, 'Campus got a back-channel logout token');
+      // The token's claims (its signature is the platform's to check; here, what it says).
+      const claims = JSON.parse(Buffer.from(campus.loggedOut[0].split('.')[1] ?? '', 'base64url').toString('utf8'));
+      assert.equal(claims.iss, app.baseURL, 'issued by Talent Suite');
+      assert.equal(claims.aud, campus.clientId, 'addressed to Campus');
+      assert.ok(Object.hasOwn(claims.events ?? {}, 'http://schemas.openid.net/event/backchannel-logout'), 'a back-channel logout event');
     });
   });
 

@@ -76,6 +76,12 @@ export async function untilAppReady(page) {
   await page.waitForFunction(() => !document.getElementById('root') || window.tsAppReady === true, null, { timeout: 10_000 });
 }
 
+/**
+ * The toast that reads exactly `text`. A spec text can also stand elsewhere on the page (a
+ * field's error, a heading): only the toast counts here.
+ */
+export const toast = (page, text) => page.locator('.Toastify').getByText(text, { exact: true });
+
 /** The axe rules a theme can change the outcome of: colours only. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 

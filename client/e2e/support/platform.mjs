@@ -33,7 +33,7 @@ export async function startPlatform({ name, issuer, register }) {
 
   const pending = new Map(); // state -> { verifier, nonce }
   const sessions = new Map(); // our session id -> { claims, idToken }
-  const loggedOut = []; // logout tokens received by back-channel
+  const loggedOut = []; // logout tokens received by back-channel (the JWTs, unverified)
   // Cookies do not keep ports apart: each stand-in on 127.0.0.1 needs its own cookie name.
   const sessionCookie = `${name.toLowerCase().replace(/\W+/g, '_')}_session`;
 
@@ -88,7 +88,13 @@ export async function startPlatform({ name, issuer, register }) {
       if (url.pathname === '/backchannel' && request.method === 'POST') {
         let body = '';
         for await (const chunk of request) body += chunk;
-        loggedOut.push(new URLSearchParams(body).get('logout_token'));
+        const token = new URLSearchParams(body).get('logout_token');
+        // OpenID Connect Back-Channel Logout 1.0 section 2.8: a request without a logout token is refused.
+        if (!token) {
+          response.writeHead(400);
+          return response.end();
+        }
+        loggedOut.push(token);
         response.writeHead(200);
         return response.end();
       }
@@ -98,5 +104,5 @@ export async function startPlatform({ name, issuer, register }) {
     }
   });
 
-  return { baseURL, loggedOut, stop: () => new Promise((resolve) => server.close(resolve)) };
+  return { baseURL, clientId, loggedOut, stop: () => new Promise((resolve) => server.close(resolve)) };
 }

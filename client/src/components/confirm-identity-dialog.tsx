@@ -1,9 +1,17 @@
 import { useMutation } from '@apollo/client/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
+import { ModalDialog } from '@/components/modal-dialog';
 import { TextField } from '@/components/text-field';
+import { paths } from '@/config/paths';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { REAUTHENTICATE_MUTATION } from '@/lib/reauthenticate';
+import { useConfig } from '@/lib/config-context';
+import { postLogout } from '@/lib/logout-request';
+import { markSignedOut } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { clearStoredToken } from '@/lib/token-storage';
 import { codeError, passwordError } from '@/lib/validation';
 
 type ConfirmIdentityDialogProps = {
@@ -25,24 +33,37 @@ export function ConfirmIdentityDialog({ open, ...props }: ConfirmIdentityDialogP
 }
 
 function OpenDialog({ twoFactorEnabled, onCancel, onConfirmed }: Omit<ConfirmIdentityDialogProps, 'open'>) {
-  const titleId = useId();
-  const textId = useId();
   const [useCode, setUseCode] = useState(false);
+  // After a switch between password and code the new field takes the focus; on opening, the
+  // modal gives it (and remembers where to give it back).
+  const [switched, setSwitched] = useState(false);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [reauthenticate, { loading }] = useMutation(REAUTHENTICATE_MUTATION);
+  const { apiBaseUrl } = useConfig();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  const location = useLocation();
+  const busy = loading || signingOut;
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !loading) onCancel();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus();
-    };
-  }, [loading, onCancel]);
+  // An account without a password (Google, another provider, a sign-in link) and without
+  // two-factor has nothing to type here; a fresh sign-in works for every account. The login
+  // page brings the person back to this page afterwards.
+  const signInAgain = async () => {
+    setSigningOut(true);
+    const failure = await postLogout(apiBaseUrl);
+    setSigningOut(false);
+    // As the header's Logout ends (lib/logout.ts, which keeps its request out of the home
+    // page's bundle; sharing this part would split that bundle, measured), then back here.
+    if (failure !== null) {
+      toast.error(`Logout failed: ${failure}`);
+      return;
+    }
+    clearStoredToken();
+    markSignedOut();
+    toast.success('Logged out successfully');
+    void navigate(paths.auth.login.getHref({ redirect: `${location.pathname}${location.search}` }));
+  };
 
   const field = useCode ? 'code' : 'password';
   const submit = async (event: FormEvent) => {
@@ -58,53 +79,61 @@ function OpenDialog({ twoFactorEnabled, onCancel, onConfirmed }: Omit<ConfirmIde
       onConfirmed();
     } catch (failure) {
       const fields = graphQLFieldErrors(failure);
+      // Whichever key the server names (it asks for "your password or a code" under `code`),
+      // the error goes under the one field on screen.
       setError(fields[field] ?? fields.password ?? fields.code ?? graphQLMessage(failure, 'Something went wrong'));
     }
   };
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} className="w-full max-w-md rounded-2xl bg-paper p-6 shadow-xl">
-        <h2 id={titleId} className="text-lg font-bold text-ink-900">
-          Confirm it&apos;s you
-        </h2>
-        <p id={textId} className="mt-2 text-ink-700">
-          For your security, this change needs a recent sign-in. {useCode ? 'Enter a code from your authenticator app or a recovery code.' : 'Enter your password to continue.'}
-        </p>
-        <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 grid gap-4">
-          <TextField
-            autoFocus
-            key={field}
-            label={useCode ? 'Authentication code' : 'Password'}
-            type={useCode ? 'text' : 'password'}
-            inputMode={useCode ? 'numeric' : undefined}
-            autoComplete={useCode ? 'one-time-code' : 'current-password'}
-            value={value}
-            error={error}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(undefined);
-            }}
-          />
-          {twoFactorEnabled ? (
-            <button type="button" className="justify-self-start text-sm font-semibold text-accent hover:underline" onClick={() => {
-              setUseCode(!useCode);
-              setValue('');
-              setError(undefined);
-            }}>
-              {useCode ? 'Use your password instead' : 'Use an authenticator code instead'}
-            </button>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button type="button" onClick={onCancel} disabled={loading} className={buttonClass('secondary', 'md')}>
-              Cancel
-            </button>
-            <button type="submit" disabled={loading} className={buttonClass('primary', 'md')}>
-              {loading ? 'Checking…' : 'Confirm'}
-            </button>
-          </div>
-        </form>
+    <ModalDialog
+      open
+      title="Confirm it's you"
+      busy={busy}
+      onClose={onCancel}
+      description={`For your security, this change needs a recent sign-in. ${useCode ? 'Enter a code from your authenticator app or a recovery code.' : 'Enter your password to continue.'}`}
+    >
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 grid gap-4">
+        <TextField
+          data-autofocus
+          autoFocus={switched}
+          key={field}
+          label={useCode ? 'Authentication code' : 'Password'}
+          type={useCode ? 'text' : 'password'}
+          inputMode={useCode ? 'numeric' : undefined}
+          autoComplete={useCode ? 'one-time-code' : 'current-password'}
+          value={value}
+          error={error}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(undefined);
+          }}
+        />
+        {twoFactorEnabled ? (
+          <button type="button" className="justify-self-start text-sm font-semibold text-accent hover:underline" onClick={() => {
+            setUseCode(!useCode);
+            setSwitched(true);
+            setValue('');
+            setError(undefined);
+          }}>
+            {useCode ? 'Use your password instead' : 'Use an authenticator code instead'}
+          </button>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          <button type="button" onClick={onCancel} disabled={busy} className={buttonClass('secondary', 'md')}>
+            Cancel
+          </button>
+          <button type="submit" disabled={busy} className={buttonClass('primary', 'md')}>
+            {loading ? 'Checking…' : 'Confirm'}
+          </button>
+        </div>
+      </form>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-ink-200 pt-4">
+        <p className="text-sm text-ink-700">No password? Sign in again to continue.</p>
+        <button type="button" onClick={() => void signInAgain()} disabled={busy} className={buttonClass('secondary', 'sm')}>
+          {signingOut ? 'Signing out…' : 'Sign in again'}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

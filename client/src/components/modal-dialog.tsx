@@ -43,7 +43,12 @@ export function ModalDialog({ open, title, description, role = 'dialog', busy, o
       if (event.key !== 'Tab' || !root) return;
       const controls = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)];
       const [head, tail] = [controls[0], controls[controls.length - 1]];
-      if (!head || !tail) return;
+      if (!head || !tail) {
+        // Every control waits for a call on its way: focus stays in the dialog, on the panel.
+        event.preventDefault();
+        if (!root.contains(document.activeElement)) root.focus();
+        return;
+      }
       if (event.shiftKey && (document.activeElement === head || !root.contains(document.activeElement))) {
         event.preventDefault();
         tail.focus();
@@ -62,7 +67,7 @@ export function ModalDialog({ open, title, description, role = 'dialog', busy, o
   if (!open) return null;
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center overflow-y-auto bg-slate-950/60 p-4">
-      <div ref={panel} role={role} aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} className="my-auto w-full max-w-md rounded-2xl bg-paper p-6 shadow-xl">
+      <div ref={panel} role={role} aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} tabIndex={-1} className="my-auto w-full max-w-md rounded-2xl bg-paper p-6 shadow-xl focus:outline-none">
         <h2 id={titleId} className="break-words text-lg font-bold text-ink-900">
           {title}
         </h2>

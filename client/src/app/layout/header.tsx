@@ -1,9 +1,9 @@
 import { Menu, Sparkles, X } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { useLogout } from '@/features/auth/api/logout';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
+import { useLogout } from '@/lib/logout';
 import { isSessionSettled, SIGNED_IN_ATTRIBUTE, useSession } from '@/lib/session';
 import { GroupMenu } from './group-menu';
 import { navGroups } from './nav-data';

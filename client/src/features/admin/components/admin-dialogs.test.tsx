@@ -40,8 +40,9 @@ describe('DeleteUserDialog', () => {
 describe('SuspendDialog', () => {
   it('asks for a reason before suspending, and sends it trimmed', async () => {
     const onConfirm = vi.fn();
+    const onEdit = vi.fn();
     const events = userEvent.setup();
-    render(<SuspendDialog open name="Mina Member" pending={false} onCancel={vi.fn()} onConfirm={onConfirm} />);
+    render(<SuspendDialog open name="Mina Member" pending={false} onEdit={onEdit} onCancel={vi.fn()} onConfirm={onConfirm} />);
     expect(screen.getByRole('dialog', { name: 'Suspend Mina Member?' })).toBeInTheDocument();
     const reason = screen.getByRole('textbox', { name: /Reason/ });
     expect(reason).toHaveFocus();
@@ -51,12 +52,13 @@ describe('SuspendDialog', () => {
     expect(onConfirm).not.toHaveBeenCalled();
     await events.type(reason, '  Sending spam ');
     expect(screen.queryByText('Reason is required')).not.toBeInTheDocument();
+    expect(onEdit).toHaveBeenCalled();
     await events.click(screen.getByRole('button', { name: 'Suspend account' }));
     expect(onConfirm).toHaveBeenCalledWith('Sending spam');
   });
 
   it('shows the server’s word on the reason', () => {
-    render(<SuspendDialog open name="Mina" pending={false} serverError="Reason is too long" onCancel={vi.fn()} onConfirm={vi.fn()} />);
+    render(<SuspendDialog open name="Mina" pending={false} serverError="Reason is too long" onEdit={vi.fn()} onCancel={vi.fn()} onConfirm={vi.fn()} />);
     expect(screen.getByRole('textbox', { name: /Reason/ })).toHaveAccessibleDescription('Reason is too long');
   });
 });

@@ -9,12 +9,14 @@ type SuspendDialogProps = {
   pending: boolean;
   /** The server's word on the reason (400 `errors.reason`). */
   serverError?: string | undefined;
+  /** The reason was edited: the server's word on the old one no longer applies (SPEC.md section 5). */
+  onEdit: () => void;
   onCancel: () => void;
   onConfirm: (reason: string) => void;
 };
 
 /** Suspending an account ends its sessions and blocks sign-in; the reason goes to the audit log. */
-export function SuspendDialog({ open, name, pending, serverError, onCancel, onConfirm }: SuspendDialogProps) {
+export function SuspendDialog({ open, name, pending, serverError, onEdit, onCancel, onConfirm }: SuspendDialogProps) {
   const fieldId = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -63,6 +65,7 @@ export function SuspendDialog({ open, name, pending, serverError, onCancel, onCo
             onChange={(event) => {
               setReason(event.target.value);
               setError(undefined);
+              onEdit();
             }}
             className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${shown ? 'border-danger-line' : 'border-ink-300'}`}
           />

@@ -47,11 +47,13 @@ type ChangeRoleFormProps = {
   role: UserRole;
   pending: boolean;
   error?: string | undefined;
+  /** Another role was picked: the server's word on the last one no longer applies (SPEC.md section 5). */
+  onEdit: () => void;
   onSave: (role: UserRole) => void;
 };
 
 /** "Change role": a select and Save, which waits until another role is picked. */
-export function ChangeRoleForm({ role, pending, error, onSave }: ChangeRoleFormProps) {
+export function ChangeRoleForm({ role, pending, error, onEdit, onSave }: ChangeRoleFormProps) {
   const id = useId();
   const [chosen, setChosen] = useState<UserRole>(role);
   // A role saved elsewhere (or by this form) becomes the starting point again.
@@ -76,7 +78,10 @@ export function ChangeRoleForm({ role, pending, error, onSave }: ChangeRoleFormP
           value={chosen}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => setChosen(event.target.value as UserRole)}
+          onChange={(event) => {
+            setChosen(event.target.value as UserRole);
+            onEdit();
+          }}
           className={selectClass}
         >
           {USER_ROLES.map((option) => (

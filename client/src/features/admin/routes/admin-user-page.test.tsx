@@ -68,7 +68,7 @@ describe('AdminUserPage', () => {
     expect(await screen.findByRole('button', { name: 'Suspend' })).toBeInTheDocument();
   });
 
-  it('keeps the suspend dialog open with the server’s field error', async () => {
+  it('keeps the suspend dialog open with the server’s field error, until the reason is edited', async () => {
     mockAdminApi({
       'GET /admin/users/u1': ok(userDetails()),
       'POST /admin/users/u1/suspend': fail(400, 'Reason is too long', 'VALIDATION_ERROR', { reason: 'Reason is too long' }),
@@ -77,9 +77,32 @@ describe('AdminUserPage', () => {
     render();
     await events.click(await screen.findByRole('button', { name: 'Suspend' }));
     const dialog = screen.getByRole('dialog');
-    await events.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'x');
+    const reason = within(dialog).getByRole('textbox', { name: /Reason/ });
+    await events.type(reason, 'x');
     await events.click(within(dialog).getByRole('button', { name: 'Suspend account' }));
-    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /Reason/ })).toHaveAccessibleDescription('Reason is too long'));
+    await waitFor(() => expect(reason).toHaveAccessibleDescription('Reason is too long'));
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    await events.type(reason, 'y');
+    expect(within(dialog).queryByText('Reason is too long')).not.toBeInTheDocument();
+    expect(reason).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('shows the server’s word on the role until another role is picked', async () => {
+    mockAdminApi({
+      'GET /admin/users/u1': ok(userDetails()),
+      'PUT /admin/users/u1/role': fail(400, 'That role cannot be given here', 'BAD_USER_INPUT', { role: 'That role cannot be given here' }),
+    });
+    const events = userEvent.setup();
+    render();
+    const form = await screen.findByRole('form', { name: 'Change role' });
+    const role = within(form).getByRole('combobox', { name: 'Role' });
+    await events.selectOptions(role, 'admin');
+    await events.click(within(form).getByRole('button', { name: 'Save role' }));
+    expect(await within(form).findByText('That role cannot be given here')).toBeInTheDocument();
+    expect(role).toHaveAccessibleDescription('That role cannot be given here');
+    await events.selectOptions(role, 'hire');
+    expect(within(form).queryByText('That role cannot be given here')).not.toBeInTheDocument();
+    expect(role).not.toHaveAttribute('aria-invalid');
   });
 
   it('signs one session out, signs out everywhere, resends verification and changes the role', async () => {

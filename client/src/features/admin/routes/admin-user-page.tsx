@@ -183,7 +183,7 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
               onResendVerification={() => void run('resend', () => resendVerification(apiBaseUrl, user.id), 'Verification email sent')}
               onDelete={() => setDialog('delete')}
             />
-            <ChangeRoleForm role={user.role} pending={pending === 'role'} error={roleError} onSave={(role) => void saveRole(role)} />
+            <ChangeRoleForm role={user.role} pending={pending === 'role'} error={roleError} onEdit={() => setRoleError(undefined)} onSave={(role) => void saveRole(role)} />
           </div>
         )}
       </SectionCard>
@@ -214,7 +214,15 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
         {details.audit.length === 0 ? <p className="text-ink-700">Nothing recorded yet.</p> : <AuditTable events={details.audit} showUser={false} label={`Audit trail of ${name}`} />}
       </SectionCard>
 
-      <SuspendDialog open={dialog === 'suspend'} name={name} pending={pending === 'suspend'} serverError={reasonError} onCancel={closeDialog} onConfirm={(reason) => void suspend(reason)} />
+      <SuspendDialog
+        open={dialog === 'suspend'}
+        name={name}
+        pending={pending === 'suspend'}
+        serverError={reasonError}
+        onEdit={() => setReasonError(undefined)}
+        onCancel={closeDialog}
+        onConfirm={(reason) => void suspend(reason)}
+      />
       <DeleteUserDialog open={dialog === 'delete'} email={user.email} pending={pending === 'delete'} onCancel={closeDialog} onConfirm={() => void remove()} />
       {confirmIdentity}
     </div>

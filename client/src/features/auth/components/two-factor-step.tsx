@@ -34,8 +34,10 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
     setPending(true);
     try {
       const result = await loginTwoFactor(apiBaseUrl, { challenge, code: typed });
+      // A full-page navigation starts: the button stays busy until the page has gone.
       finishSignIn(result.data, result.message || 'Logged in successfully', target);
     } catch (failure) {
+      setPending(false);
       const message = failureMessage(failure, 'Login failed');
       accountToast.error(message);
       // An expired, used or exhausted challenge cannot take another code: sign in again.
@@ -45,8 +47,6 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
       }
       setError(message);
       setCode('');
-    } finally {
-      setPending(false);
     }
   };
 

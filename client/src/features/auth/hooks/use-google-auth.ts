@@ -28,7 +28,9 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
       const intent = options.intent === 'login' ? { intent: 'login' as const } : { intent: 'register' as const, role: options.role };
       const popup = await openGooglePopup(googleStartUrl(apiBaseUrl, intent), { trustedOrigin: new URL(platformUrls.main).origin });
       if (!popup.ok) {
-        accountToast.error(popupErrorMessage(popup.code) ?? fallback);
+        const message = popupErrorMessage(popup.code, fallback);
+        if (message) accountToast.error(message);
+        setPending(false);
         return;
       }
       const result =
@@ -38,17 +40,18 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
       const target = options.intent === 'login' ? options.target() : options.target(options.role);
       if (needsTwoFactor(result.data)) {
         // The account has two-factor on: the login screen's code step finishes the sign-in.
+        setPending(false);
         accountToast.info(result.message || 'Enter the code from your authenticator app');
         const state = { twoFactor: { challenge: result.data.challenge, target } };
         void navigate(`${paths.auth.login.getHref()}${window.location.search}`, { state });
         return;
       }
       const message = result.message || (options.intent === 'login' ? 'Logged in successfully' : 'Registered successfully');
+      // A full-page navigation starts: the buttons stay busy until the page has gone.
       finishSignIn(result.data, message, target);
     } catch (error) {
-      accountToast.error(failureMessage(error, fallback));
-    } finally {
       setPending(false);
+      accountToast.error(failureMessage(error, fallback));
     }
   }, [apiBaseUrl, platformUrls.main, finishSignIn, navigate, options]);
 

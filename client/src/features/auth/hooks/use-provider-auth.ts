@@ -40,6 +40,7 @@ export function useProviderAuth(options: ProviderAuthOptions) {
         if (!popup.ok) {
           const message = oauthPopupErrorMessage(provider, popup.code);
           if (message) accountToast.error(message);
+          setPending(null);
           return;
         }
         const result: { message: string; data: OAuthRegisterData } =
@@ -56,22 +57,24 @@ export function useProviderAuth(options: ProviderAuthOptions) {
           } catch (error) {
             accountToast.error(failureMessage(error, 'Failed to resend OTP'));
           }
+          setPending(null);
           void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: options.intent === 'register' ? options.next : null }) });
           return;
         }
         const data: SignInStepData = result.data;
         if (needsTwoFactor(data)) {
           // The account has two-factor on: the login screen's code step finishes the sign-in.
+          setPending(null);
           accountToast.info(result.message || 'Enter the code from your authenticator app');
           const state = { twoFactor: { challenge: data.challenge, target } };
           void navigate(`${paths.auth.login.getHref()}${window.location.search}`, { state });
           return;
         }
+        // A full-page navigation starts: the buttons stay busy until the page has gone.
         finishSignIn(data, result.message || (options.intent === 'login' ? 'Logged in successfully' : 'Registered successfully'), target);
       } catch (error) {
-        accountToast.error(failureMessage(error, fallback));
-      } finally {
         setPending(null);
+        accountToast.error(failureMessage(error, fallback));
       }
     },
     [apiBaseUrl, platformUrls.main, finishSignIn, navigate, options],

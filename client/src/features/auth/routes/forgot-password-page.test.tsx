@@ -14,10 +14,14 @@ describe('ForgotPasswordPage', () => {
     renderWithApp(<ForgotPasswordPage />, { route: '/forgot-password' });
     await events.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     expect(screen.getByText('Email is required')).toBeInTheDocument();
+    // Focus goes to the field to fix, which reads out its error.
+    expect(emailInput()).toHaveFocus();
+    expect(emailInput()).toHaveAccessibleDescription('Email is required');
     await events.type(emailInput(), 'x');
     expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     expect(screen.getByText('Invalid email format')).toBeInTheDocument();
+    expect(emailInput()).toHaveFocus();
     expect(api.calls('/auth/forgot-password')).toHaveLength(0);
   });
 

@@ -4,11 +4,12 @@ import { Link } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
+import { useFieldErrors } from '@/lib/use-field-errors';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf } from '../api/auth-request';
 import { forgotPassword } from '../api/forgot-password';
 import { AuthLayout } from '../components/auth-layout';
 import { SubmitButton } from '../components/submit-button';
-import { useFieldErrors } from '../hooks/use-field-errors';
 import { hasErrors, validateForgotPassword } from '../utils/auth-forms';
 
 const backToSignIn = (
@@ -23,12 +24,16 @@ export function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear } = useFieldErrors<'email'>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = validateForgotPassword({ email });
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setPending(true);
     try {
       await forgotPassword(apiBaseUrl, email.trim());
@@ -58,7 +63,7 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthLayout title="Forgot Password" subtitle="Enter your account's email and we will send you a link to reset your password.">
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
+      <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Forgot password">
         <TextField
           label="Email"
           type="email"

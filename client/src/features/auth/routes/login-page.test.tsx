@@ -42,10 +42,25 @@ describe('LoginPage', () => {
     expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('aria-invalid', 'true');
+    // Focus goes to the first field to fix, which reads out its error.
+    expect(screen.getByLabelText(/Email/)).toHaveFocus();
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription('Email is required');
     await events.type(screen.getByLabelText(/Email/), 'a');
     expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(api.calls('/auth/login')).toHaveLength(0);
+  });
+
+  it('moves focus to the first invalid field, wherever it is', async () => {
+    mockApi({});
+    const { events } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(passwordInput()).toHaveFocus();
+    expect(passwordInput()).toHaveAccessibleDescription('Password is required');
+    await events.clear(screen.getByLabelText(/Email/));
+    await events.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(screen.getByLabelText(/Email/)).toHaveFocus();
   });
 
   it('checks the email format before calling the server', async () => {
@@ -68,6 +83,24 @@ describe('LoginPage', () => {
     expect(api.calls('/auth/login')).toEqual([{ email: 'asha@example.com', password: 'secret1' }]);
     expect(window.localStorage.getItem('token')).toBe('jwt-1');
     expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
+    // The page is leaving: every way to sign in stays busy, so a second click sends nothing.
+    const busy = screen.getByRole('button', { name: 'Signing In...' });
+    expect(busy).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
+    await events.click(busy);
+    expect(api.calls('/auth/login')).toHaveLength(1);
+    expect(assign).toHaveBeenCalledOnce();
+  });
+
+  it('falls back to "Login failed" when the server gives no message', async () => {
+    mockApi({ '/auth/login': { status: 500, body: null } });
+    const { events, assign } = setup();
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.type(passwordInput(), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Login failed')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it("remembers the user's theme before leaving, so the next page paints in it", async () => {
@@ -85,13 +118,17 @@ describe('LoginPage', () => {
     expect(rememberedAtLeave).toBe('light');
   });
 
-  it('honours a redirect to a platform origin and ignores any other', async () => {
+  it.each([
+    ['https://career.example.test/roadmap', 'https://career.example.test/roadmap'],
+    ['https://evil.example/x', 'https://main.example.test'],
+  ])('honours a redirect to a platform origin and ignores any other: %s leads to %s', async (redirect, expected) => {
     mockApi({ '/auth/login': { status: 200, body: { success: true, message: 'Logged in successfully', data: { user, token: 't' } } } });
-    const { events, assign } = setup(`/login?redirect=${encodeURIComponent('https://career.example.test/roadmap')}`);
+    const { events, assign } = setup(`/login?redirect=${encodeURIComponent(redirect)}`);
     await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
     await events.type(passwordInput(), 'secret1');
     await events.click(screen.getByRole('button', { name: 'Sign In' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://career.example.test/roadmap'));
+    await waitFor(() => expect(assign).toHaveBeenCalledOnce());
+    expect(assign).toHaveBeenCalledWith(expected);
   });
 
   it('shows the server message on a wrong password and stays', async () => {
@@ -171,19 +208,44 @@ describe('LoginPage', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://main.example.test'));
     expect(api.calls('/auth/google-login')).toEqual([{ idToken: 'id-token-1' }]);
     expect(window.localStorage.getItem('token')).toBe('g-jwt');
+    expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
+    // The page is leaving: the buttons stay busy.
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
   });
 
   it('shows the Google error from the server, or the default', async () => {
-    mockApi({ '/auth/google-login': [{ status: 404, body: { success: false, code: 'NOT_FOUND', message: 'No account found for this Google email. Please register first.' } }, { status: 500, body: null }] });
+    const api = mockApi({ '/auth/google-login': [{ status: 404, body: { success: false, code: 'NOT_FOUND', message: 'No account found for this Google email. Please register first.' } }, { status: 500, body: null }] });
     vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
     const { events } = setup();
     await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
     window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-id-token', idToken: 'x' } }));
     expect(await screen.findByText('No account found for this Google email. Please register first.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled());
     await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
-    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-error', code: 'invalid_state' } }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-id-token', idToken: 'y' } }));
     expect(await screen.findByText('Google login failed')).toBeInTheDocument();
+    // The default came from the server's answer without a message, not from the popup.
+    expect(api.calls('/auth/google-login')).toEqual([{ idToken: 'x' }, { idToken: 'y' }]);
   });
+
+  it("says nothing when the person cancels at Google's consent screen, and the default for any other popup failure", async () => {
+    const api = mockApi({});
+    vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
+    const { events } = setup();
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-error', code: 'access-denied' } }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled());
+    expect(document.querySelector('.Toastify__toast')).toBeNull();
+
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-error', code: 'state-mismatch' } }));
+    expect(await screen.findByText('Google login failed')).toBeInTheDocument();
+    // The only toast: the cancel raised none.
+    expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(1);
+    expect(api.calls('/auth/google-login')).toHaveLength(0);
+  });
+
   it('asks for the two-factor code, then finishes the sign-in with it', async () => {
     const api = mockApi({
       '/auth/login': { status: 200, body: { success: true, message: 'Enter the code from your authenticator app', data: { twoFactorRequired: true, challenge: 'ch-1' } } },
@@ -215,6 +277,12 @@ describe('LoginPage', () => {
       { challenge: 'ch-1', code: '123 456' },
     ]);
     expect(window.localStorage.getItem('token')).toBe('jwt-2');
+    expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
+    // The page is leaving: Verify stays busy, so the code is not sent twice.
+    const busy = screen.getByRole('button', { name: 'Verifying...' });
+    expect(busy).toBeDisabled();
+    await events.click(busy);
+    expect(api.calls('/auth/login/two-factor')).toHaveLength(2);
   });
 
   it('goes back to the password step when the challenge has expired', async () => {

@@ -6,6 +6,8 @@ import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
+import { useFieldErrors } from '@/lib/use-field-errors';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf, needsTwoFactor } from '../api/auth-request';
 import { login } from '../api/login';
 import { requestMagicLink } from '../api/magic-link';
@@ -16,7 +18,6 @@ import { PasswordField } from '../components/password-field';
 import { ProviderButtons } from '../components/provider-buttons';
 import { SubmitButton } from '../components/submit-button';
 import { TwoFactorStep } from '../components/two-factor-step';
-import { useFieldErrors } from '../hooks/use-field-errors';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { useGoogleAuth } from '../hooks/use-google-auth';
 import { useOfferedProviders } from '../hooks/use-offered-providers';
@@ -41,6 +42,7 @@ export function LoginPage() {
   const [isPending, setPending] = useState(false);
   const [isSendingLink, setSendingLink] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const target = () => loginTarget(searchParams.get('redirect'), platformUrls);
   // A redirect that is a path of this site (an invitation) also survives a detour through
   // registration or email verification.
@@ -76,7 +78,10 @@ export function LoginPage() {
   const emailLink = async () => {
     const found = validateForgotPassword({ email: values.email });
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setSendingLink(true);
     try {
       const result = await requestMagicLink(apiBaseUrl, values.email.trim());
@@ -93,15 +98,21 @@ export function LoginPage() {
     event.preventDefault();
     const found = validateLogin(values);
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setPending(true);
     try {
       const result = await login(apiBaseUrl, { email: values.email.trim(), password: values.password });
       if (needsTwoFactor(result.data)) {
+        setPending(false);
         accountToast.info(result.message || 'Enter the code from your authenticator app');
         askForCode({ challenge: result.data.challenge, target: target() });
         return;
       }
+      // A full-page navigation starts: the button stays busy until the page has gone, so a
+      // second click cannot sign in again.
       finishSignIn(result.data, result.message || 'Logged in successfully', target());
     } catch (error) {
       const message = failureMessage(error, 'Login failed');
@@ -118,16 +129,15 @@ export function LoginPage() {
         void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: returnPath }) });
         return;
       }
+      setPending(false);
       setFromServer(fieldErrorsOf(error), FIELDS);
       accountToast.error(message);
-    } finally {
-      setPending(false);
     }
   };
 
   return (
     <AuthLayout title="Sign In" subtitle="Welcome back. Sign in to continue to your platform.">
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
+      <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Sign in">
         <TextField
           label="Email"
           type="email"

@@ -69,6 +69,11 @@ describe('signing in with a provider', () => {
     expect(api.calls('/auth/oauth/login')).toEqual([{ ticket: 'ticket-1' }]);
     expect(window.localStorage.getItem('token')).toBe('gh-jwt');
     expect(await screen.findByText('Logged in successfully')).toBeInTheDocument();
+    // The page is leaving: the buttons stay busy, so a second click opens no second sign-in.
+    expect(screen.getByRole('button', { name: 'Continue with GitHub' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await events.click(screen.getByRole('button', { name: 'Continue with GitHub' }));
+    expect(open).toHaveBeenCalledOnce();
   });
 
   it("shows the server's message for an unknown email and stays", async () => {

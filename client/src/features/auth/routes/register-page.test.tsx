@@ -24,6 +24,9 @@ describe('RegisterPage', () => {
     expect(screen.getByLabelText(/^Full Name/)).toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: 'Register' }));
     expect(screen.getByText('Full Name is required')).toBeInTheDocument();
+    // Focus goes to the first field to fix, which reads out its error.
+    expect(input('name')).toHaveFocus();
+    expect(input('name')).toHaveAccessibleDescription('Full Name is required');
     await events.click(screen.getByRole('radio', { name: 'Institute' }));
     expect(screen.getByLabelText(/^Institute Name/)).toBeInTheDocument();
     await events.click(screen.getByRole('radio', { name: 'Hire' }));
@@ -32,20 +35,33 @@ describe('RegisterPage', () => {
     for (const message of ['Email is required', 'Phone number is required', 'Password is required']) expect(screen.getByText(message)).toBeInTheDocument();
   });
 
-  it('checks code, phone and password and clears each error on edit', async () => {
-    mockApi({});
+  it('checks code, phone and password and clears each error on edit, the others staying', async () => {
+    const api = mockApi({});
     const events = setup();
     await events.clear(input('countryCode'));
     await events.type(input('countryCode'), '91');
     await events.type(input('phone'), '123');
     await events.type(input('password'), '12345');
     await events.click(screen.getByRole('button', { name: 'Register' }));
-    expect(screen.getByText('Invalid code (e.g., +91)')).toBeInTheDocument();
-    expect(screen.getByText('Enter 6-14 digits')).toBeInTheDocument();
-    expect(screen.getByText('Minimum 6 characters')).toBeInTheDocument();
+    const name = 'Full Name is required';
+    const email = 'Email is required';
+    const code = 'Invalid code (e.g., +91)';
+    const phone = 'Enter 6-14 digits';
+    const password = 'Minimum 6 characters';
+    const shown = () => [name, email, code, phone, password].filter((message) => screen.queryByText(message) !== null);
+    expect(shown()).toEqual([name, email, code, phone, password]);
+    expect(input('countryCode')).toHaveAccessibleDescription(code);
+
     await events.type(input('phone'), '456');
-    expect(screen.queryByText('Enter 6-14 digits')).not.toBeInTheDocument();
-    expect(screen.getByText('Minimum 6 characters')).toBeInTheDocument();
+    expect(shown()).toEqual([name, email, code, password]);
+    await events.type(input('countryCode'), '1');
+    expect(shown()).toEqual([name, email, password]);
+    expect(input('countryCode')).not.toHaveAttribute('aria-invalid');
+    await events.type(input('password'), '6');
+    expect(shown()).toEqual([name, email]);
+    await events.type(input('name'), 'Riya');
+    expect(shown()).toEqual([email]);
+    expect(api.calls('/auth/register')).toHaveLength(0);
   });
 
   it('registers with the joined phone, asks for a code and opens /verify-otp with email and phone', async () => {
@@ -109,6 +125,42 @@ describe('RegisterPage', () => {
     await events.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(screen.getAllByText('An account with this email already exists').length).toBeGreaterThanOrEqual(2));
     expect(input('email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('falls back to "Registration failed" when the server gives no message', async () => {
+    mockApi({ '/auth/register': { status: 500, body: null } });
+    const events = setup();
+    await events.type(input('name'), 'Asha');
+    await events.type(input('email'), 'asha@example.com');
+    await events.type(input('phone'), '9876543210');
+    await events.type(input('password'), 'secret1');
+    await events.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Registration failed')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Register' })).toBeEnabled();
+  });
+
+  it('shows the Google registration error from the server, or the default', async () => {
+    const api = mockApi({
+      '/auth/google-register': [
+        { status: 409, body: { success: false, code: 'CONFLICT', message: 'An account with this email already exists' } },
+        { status: 500, body: null },
+      ],
+    });
+    vi.spyOn(window, 'open').mockReturnValue({ closed: false } as Window);
+    const post = (idToken: string) => window.dispatchEvent(new MessageEvent('message', { origin: 'https://main.example.test', data: { type: 'google-id-token', idToken } }));
+    const events = setup();
+    const google = screen.getByRole('button', { name: 'Sign up with Google' });
+    await events.click(google);
+    post('x');
+    expect(await screen.findByText('An account with this email already exists')).toBeInTheDocument();
+    await waitFor(() => expect(google).toBeEnabled());
+    await events.click(google);
+    post('y');
+    expect(await screen.findByText('Google registration failed')).toBeInTheDocument();
+    expect(api.calls('/auth/google-register')).toEqual([
+      { idToken: 'x', role: 'career' },
+      { idToken: 'y', role: 'career' },
+    ]);
   });
 
   it('opens the Google popup for the chosen role, and says so when it is blocked', async () => {

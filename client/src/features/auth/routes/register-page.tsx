@@ -5,6 +5,8 @@ import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
 import { dashboardHref } from '@/lib/dashboard-url';
+import { useFieldErrors } from '@/lib/use-field-errors';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf } from '../api/auth-request';
 import { register, type Role } from '../api/register';
 import { sendOtpEmail } from '../api/send-otp-email';
@@ -14,7 +16,6 @@ import { PasswordField } from '../components/password-field';
 import { ProviderButtons } from '../components/provider-buttons';
 import { RoleSelector } from '../components/role-selector';
 import { SubmitButton } from '../components/submit-button';
-import { useFieldErrors } from '../hooks/use-field-errors';
 import { useGoogleAuth } from '../hooks/use-google-auth';
 import { useOfferedProviders } from '../hooks/use-offered-providers';
 import { useProviderAuth } from '../hooks/use-provider-auth';
@@ -40,6 +41,7 @@ export function RegisterPage() {
   }, [invitedEmail]);
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<RegisterField>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   // A new Google (or other provider's) account goes to the platform of the role it chose (the
   // Dashboard link's target).
   const roleTarget = (role: Role) => {
@@ -67,7 +69,10 @@ export function RegisterPage() {
     event.preventDefault();
     const found = validateRegister(values);
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setPending(true);
     const email = values.email.trim();
     const countryCode = values.countryCode.trim();
@@ -94,7 +99,7 @@ export function RegisterPage() {
 
   return (
     <AuthLayout title="Create Your Account" subtitle="Join Talent Suite as a student, an institute or a hiring organisation.">
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Register">
+      <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Register">
         <RoleSelector value={values.role} onChange={changeRole} />
         <TextField
           label={nameLabel}

@@ -34,12 +34,20 @@ describe('ResetPasswordPage', () => {
     const events = await fillAndSubmit('', '');
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByText('Confirm password is required')).toBeInTheDocument();
+    // Focus goes to the first field to fix.
+    expect(field('password')).toHaveFocus();
     await events.type(field('password'), 'abcdef');
     expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
     await events.type(field('confirmPassword'), 'abcdeg');
     await events.click(screen.getByRole('button', { name: 'Reset Password' }));
     expect(screen.getByText('Must contain at least 6 chars, 1 letter & 1 number')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    expect(field('password')).toHaveFocus();
+    await events.clear(field('password'));
+    await events.type(field('password'), 'abcde1');
+    await events.click(screen.getByRole('button', { name: 'Reset Password' }));
+    expect(field('confirmPassword')).toHaveFocus();
+    expect(field('confirmPassword')).toHaveAccessibleDescription('Passwords do not match');
     expect(api.calls('/auth/reset-password/tok')).toHaveLength(0);
   });
 

@@ -3,12 +3,13 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
+import { useFieldErrors } from '@/lib/use-field-errors';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf } from '../api/auth-request';
 import { resetPassword } from '../api/reset-password';
 import { AuthLayout } from '../components/auth-layout';
 import { PasswordField } from '../components/password-field';
 import { SubmitButton } from '../components/submit-button';
-import { useFieldErrors } from '../hooks/use-field-errors';
 import { hasErrors, validateResetPassword, type ResetValues } from '../utils/auth-forms';
 
 export function ResetPasswordPage() {
@@ -23,6 +24,7 @@ function ResetPasswordForm({ token }: { token: string }) {
   const [values, setValues] = useState<ResetValues>({ password: '', confirmPassword: '' });
   const [isPending, setPending] = useState(false);
   const { errors, setErrors, clear } = useFieldErrors<keyof ResetValues>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const update = (field: keyof ResetValues, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -33,7 +35,10 @@ function ResetPasswordForm({ token }: { token: string }) {
     event.preventDefault();
     const found = validateResetPassword(values);
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setPending(true);
     try {
       const result = await resetPassword(apiBaseUrl, token, values.password);
@@ -57,7 +62,7 @@ function ResetPasswordForm({ token }: { token: string }) {
 
   return (
     <AuthLayout title="Reset Password" subtitle="Choose a new password for your Talent Suite account.">
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Reset password">
+      <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Reset password">
         <PasswordField
           label="New Password"
           name="password"

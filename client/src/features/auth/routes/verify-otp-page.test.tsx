@@ -66,6 +66,9 @@ describe('VerifyOtpPage', () => {
     renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state });
     await events.click(screen.getByRole('button', { name: 'Verify OTP' }));
     expect(screen.getByText('OTP is required')).toBeInTheDocument();
+    // Focus goes to the field to fix, which reads out its error.
+    expect(otpInput()).toHaveFocus();
+    expect(otpInput()).toHaveAccessibleDescription('OTP is required');
     await events.type(otpInput(), '123');
     expect(screen.queryByText('OTP is required')).not.toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: 'Verify OTP' }));

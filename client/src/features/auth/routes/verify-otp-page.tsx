@@ -8,13 +8,14 @@ import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
 import { markSignedIn } from '@/lib/session';
 import { storeToken } from '@/lib/token-storage';
+import { useFieldErrors } from '@/lib/use-field-errors';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf } from '../api/auth-request';
 import { sendOtpEmail } from '../api/send-otp-email';
 import { verifyOtpEmail } from '../api/verify-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { SubmitButton } from '../components/submit-button';
 import { OTP_RESEND_COOLDOWN_S, useCooldown } from '../hooks/use-cooldown';
-import { useFieldErrors } from '../hooks/use-field-errors';
 import { hasErrors, validateOtp } from '../utils/auth-forms';
 import { readVerifyOtpState } from '../utils/verify-otp-state';
 
@@ -42,6 +43,7 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
   const [isVerifying, setVerifying] = useState(false);
   const [isSending, setSending] = useState(false);
   const { errors, setErrors, clear } = useFieldErrors<'otp'>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   // A code was just sent (after register or a refused sign-in), so the cooldown starts now.
   const cooldown = useCooldown(OTP_RESEND_COOLDOWN_S);
 
@@ -49,7 +51,10 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
     event.preventDefault();
     const found = validateOtp({ otp });
     setErrors(found);
-    if (hasErrors(found)) return;
+    if (hasErrors(found)) {
+      focusFirstInvalid();
+      return;
+    }
     setVerifying(true);
     try {
       const result = await verifyOtpEmail(apiBaseUrl, { email, otp: otp.trim() });
@@ -88,7 +93,7 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
       <p className="mb-4 rounded-lg bg-accent-soft px-4 py-3 text-sm text-accent-strong">
         Code sent to <strong className="break-all">{email}</strong>
       </p>
-      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
+      <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
         <TextField
           label="OTP"
           name="otp"

@@ -49,14 +49,20 @@ export async function openGooglePopup(url: string, { trustedOrigin, win, pollMs 
   return outcome.ok ? { ok: true, idToken: outcome.value } : outcome;
 }
 
-/** Friendly texts for the popup's own failures; other codes use the screen's default. */
-export function popupErrorMessage(code: string): string | null {
+/**
+ * The toast for a popup that brought no ID token: friendly texts for the popup's own failures,
+ * the screen's `fallback` for any other code, or null when there is nothing to say: the person
+ * cancelled at Google's consent screen (access-denied), as with the other providers.
+ */
+export function popupErrorMessage(code: string, fallback: string): string | null {
   switch (code) {
+    case 'access-denied':
+      return null;
     case 'popup-closed-by-user':
       return 'Google sign-in was cancelled: the window was closed.';
     case 'popup-blocked':
       return 'The Google sign-in window was blocked. Allow pop-ups for this site and try again.';
     default:
-      return null;
+      return fallback;
   }
 }

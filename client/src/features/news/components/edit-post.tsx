@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useFieldErrors } from '@/lib/use-field-errors';
 import { useUpdateNews, type NewsInput } from '../api/manage-news';
 import { NEWS_ITEM_QUERY, type NewsArticle } from '../api/news-item';
 import { NewPostForm } from './new-post-form';
@@ -15,7 +15,7 @@ type EditPostProps = {
 /** An admin's edit of a post: the form filled in, saved with the server's message as a toast. */
 export function EditPost({ item, onDone, headingLevel = 1 }: EditPostProps) {
   const [updateNews, { loading }] = useUpdateNews();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, clear } = useFieldErrors<string>();
   const initial = { title: item.title, summary: item.summary, body: item.body, imageUrl: item.imageUrl, published: item.published };
   const save = async (input: NewsInput) => {
     try {
@@ -34,7 +34,7 @@ export function EditPost({ item, onDone, headingLevel = 1 }: EditPostProps) {
     <>
       <Heading className={headingLevel === 1 ? 'text-3xl font-bold text-ink-900' : 'text-xl font-bold text-ink-900'}>Edit post</Heading>
       <div className="mt-6">
-        <NewPostForm initial={initial} pending={loading} errors={errors} onSubmit={save} onCancel={onDone} />
+        <NewPostForm initial={initial} pending={loading} errors={errors} onEdit={clear} onSubmit={save} onCancel={onDone} />
       </div>
     </>
   );

@@ -5,7 +5,10 @@ import type { NewsInput } from '../api/manage-news';
 
 type NewPostFormProps = {
   pending: boolean;
-  errors: Record<string, string>;
+  /** The server's field errors of the last save. */
+  errors: Partial<Record<string, string>>;
+  /** The person changed `field`: its server error no longer applies (SPEC.md section 5). */
+  onEdit: (field: string) => void;
   onSubmit: (input: NewsInput) => Promise<boolean>;
   /** Editing an existing post: its values, and a way back. */
   initial?: NewsInput & { body: string };
@@ -15,10 +18,13 @@ type NewPostFormProps = {
 const EMPTY = { title: '', summary: '', body: '', imageUrl: '', published: true };
 
 /** An admin's post, new or edited: title, summary, body, image URL and whether it is published. */
-export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: NewPostFormProps) {
+export function NewPostForm({ pending, errors, onEdit, onSubmit, initial, onCancel }: NewPostFormProps) {
   const [values, setValues] = useState(initial ? { ...initial, imageUrl: initial.imageUrl ?? '' } : EMPTY);
   const bodyId = useId();
-  const set = (field: keyof typeof EMPTY) => (value: string | boolean) => setValues((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof typeof EMPTY) => (value: string | boolean) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    onEdit(field);
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const saved = await onSubmit({ ...values, imageUrl: values.imageUrl.trim() || null });
@@ -31,12 +37,16 @@ export function NewPostForm({ pending, errors, onSubmit, initial, onCancel }: Ne
       <div>
         <label htmlFor={bodyId} className="mb-1.5 block text-sm font-medium text-ink-800">
           Body
+          <span className="ml-0.5 text-danger" aria-hidden="true">
+            *
+          </span>
         </label>
         <textarea
           id={bodyId}
           name="body"
           rows={6}
           value={values.body}
+          aria-required="true"
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={errors.body ? `${bodyId}-error` : undefined}
           onChange={(e) => set('body')(e.target.value)}

@@ -1,14 +1,14 @@
-import { useState } from 'react';
 import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useFieldErrors } from '@/lib/use-field-errors';
 import { useCreateNews, type NewsInput } from '../api/manage-news';
 import { NewPostForm } from './new-post-form';
 
 /** An admin's "New post" card: the form, the server's field errors, and its message as a toast. */
 export function NewPostSection() {
   const [createNews, { loading }] = useCreateNews();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, clear } = useFieldErrors<string>();
   const submit = async (input: NewsInput) => {
     try {
       const result = await createNews({ variables: { input } });
@@ -23,7 +23,7 @@ export function NewPostSection() {
   };
   return (
     <SectionCard title="New post">
-      <NewPostForm pending={loading} errors={errors} onSubmit={submit} />
+      <NewPostForm pending={loading} errors={errors} onEdit={clear} onSubmit={submit} />
     </SectionCard>
   );
 }

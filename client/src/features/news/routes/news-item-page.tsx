@@ -38,11 +38,21 @@ function Article({ id }: { id: string }) {
         Loading news...
       </p>
     );
-  } else if (!item) {
+  } else if (!item && graphQLErrorCode(error) === 'NOT_FOUND') {
     content = (
       <>
         <h1 className="text-3xl font-bold text-ink-900">News item not found</h1>
-        <p className="mt-2 text-ink-700">{graphQLErrorCode(error) === 'NOT_FOUND' ? 'It may have been removed.' : graphQLMessage(error, 'Something went wrong')}</p>
+        <p className="mt-2 text-ink-700">It may have been removed.</p>
+      </>
+    );
+  } else if (!item) {
+    // Any other failure (the network, the server) is no answer about the item: say what went wrong.
+    content = (
+      <>
+        <h1 className="text-3xl font-bold text-ink-900">News</h1>
+        <p role="alert" className="mt-4 rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
+          {graphQLMessage(error, 'Something went wrong')}
+        </p>
       </>
     );
   } else if (editing) {

@@ -47,8 +47,10 @@ function Feed() {
       </>
     );
   }
-  // SPEC.md allows the Coming Soon panel while there is nothing to read.
-  if (items.length === 0 && !isAdmin) {
+  // SPEC.md allows the Coming Soon panel while there is nothing to read; a feed that could not
+  // be read says so instead (below).
+  const failed = Boolean(error) && !data;
+  if (items.length === 0 && !isAdmin && !failed) {
     return <ComingSoonPage title={NEWS_TITLE} eyebrow="Resources" description={NEWS_DESCRIPTION} icon={Newspaper} />;
   }
   const remove = async (item: NewsSummary) => {
@@ -65,7 +67,7 @@ function Feed() {
       <PageHero title={NEWS_TITLE} intro={NEWS_DESCRIPTION} eyebrow="Resources" icon={Newspaper} />
       <div className="mx-auto grid max-w-3xl gap-6 px-4 py-10">
         {isAdmin ? <NewPostSection /> : null}
-        {error && !data ? (
+        {failed ? (
           <p role="alert" className="rounded-lg bg-danger-soft px-4 py-3 text-danger-strong">
             {graphQLMessage(error, 'Something went wrong')}
           </p>

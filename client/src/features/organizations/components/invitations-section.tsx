@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
+import { useFieldErrors } from '@/lib/use-field-errors';
 import { listInvitations } from '../api/list-invitations';
 import { failureMessage, fieldErrorsOf } from '../api/request';
 import { revokeInvitation } from '../api/revoke-invitation';
@@ -18,7 +19,7 @@ export function InvitationsSection({ organization }: { organization: Organizatio
   const { apiBaseUrl } = useConfig();
   const pending = useResource(organization.id, async (signal) => (await listInvitations(apiBaseUrl, organization.id, signal)).data.items);
   const [sending, setSending] = useState(false);
-  const [errors, setErrors] = useState<InviteErrors>({});
+  const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof InviteErrors>();
   const [result, setResult] = useState<SendInvitationsResult | null>(null);
   const [revokingId, setRevokingId] = useState<string | null>(null);
 
@@ -32,8 +33,7 @@ export function InvitationsSection({ organization }: { organization: Organizatio
       pending.refresh();
       return true;
     } catch (error) {
-      const fields = fieldErrorsOf(error);
-      setErrors({ emails: fields.emails, role: fields.role });
+      setFromServer(fieldErrorsOf(error), ['emails', 'role']);
       accountToast.error(failureMessage(error));
       return false;
     } finally {
@@ -63,7 +63,7 @@ export function InvitationsSection({ organization }: { organization: Organizatio
     <>
       <SectionCard title="Invite people">
         <p className="mb-4 text-ink-700">Each address gets an email with a link to join {organization.name}; the link works for 7 days.</p>
-        <InviteForm pending={sending} errors={errors} onSubmit={send} />
+        <InviteForm pending={sending} errors={errors} onEdit={clear} onSubmit={send} />
         {result ? <div className="mt-4"><InviteResult result={result} /></div> : null}
       </SectionCard>
       <SectionCard title="Pending invitations">{list}</SectionCard>

@@ -12,6 +12,8 @@ type InviteFormProps = {
   pending: boolean;
   /** The server's field errors of the last send. */
   errors: InviteErrors;
+  /** The person changed `field`: its server error no longer applies (SPEC.md section 5). */
+  onEdit: (field: keyof InviteErrors) => void;
   /** Resolves true when the invitations went out: the box then empties. */
   onSubmit: (input: { emails: string[]; role: InviteRole }) => Promise<boolean>;
 };
@@ -41,7 +43,7 @@ function fileSummary(fileName: string, added: number, ignored: number): string {
  * Addresses typed (separated by commas, spaces or new lines) or taken from a CSV file's email
  * column, and the role they are invited to.
  */
-export function InviteForm({ pending, errors, onSubmit }: InviteFormProps) {
+export function InviteForm({ pending, errors, onEdit, onSubmit }: InviteFormProps) {
   const textId = useId();
   const fileId = useId();
   const roleId = useId();
@@ -70,6 +72,7 @@ export function InviteForm({ pending, errors, onSubmit }: InviteFormProps) {
     const merged = uniqueEmails([...typed, ...emails]);
     setText(merged.join('\n'));
     setError(undefined);
+    onEdit('emails');
     setFileNote({ ok: true, text: fileSummary(file.name, merged.length - typed.length, ignored) });
   };
 
@@ -108,6 +111,7 @@ export function InviteForm({ pending, errors, onSubmit }: InviteFormProps) {
           onChange={(event) => {
             setText(event.target.value);
             setError(undefined);
+            onEdit('emails');
           }}
           className={`${fieldClass} ${emailsError ? 'border-danger-line focus-visible:outline-danger-line' : 'border-ink-300 focus-visible:outline-focus'}`}
         />
@@ -147,7 +151,10 @@ export function InviteForm({ pending, errors, onSubmit }: InviteFormProps) {
           value={role}
           aria-invalid={errors.role ? true : undefined}
           aria-describedby={errors.role ? `${roleId}-error` : undefined}
-          onChange={(event) => setRole(event.target.value as InviteRole)}
+          onChange={(event) => {
+            setRole(event.target.value as InviteRole);
+            onEdit('role');
+          }}
           className={`${fieldClass} ${errors.role ? 'border-danger-line' : 'border-ink-300'} focus-visible:outline-focus`}
         >
           {INVITE_ROLES.map((option) => (

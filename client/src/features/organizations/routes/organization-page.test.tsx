@@ -201,6 +201,29 @@ describe('OrganizationPage', () => {
     expect(within(form).getByLabelText('Email addresses')).toHaveValue('a@example.com, b@example.com');
   });
 
+  it("shows the server's field errors on the invite form, each until its own field is edited", async () => {
+    const emailsError = 'Enter at least one valid email address';
+    const roleError = 'Role must be member or admin';
+    server('owner', { 'POST /orgs/o1/invitations': fail(400, 'Check the invitation', 'BAD_USER_INPUT', { emails: emailsError, role: roleError }) });
+    const events = userEvent.setup();
+    render();
+    const form = await screen.findByRole('form', { name: 'Invite people' });
+    const emails = within(form).getByLabelText('Email addresses');
+    const role = within(form).getByLabelText('Invite as');
+    await events.type(emails, 'nope');
+    await events.click(within(form).getByRole('button', { name: 'Send invitations' }));
+    expect(await within(form).findByText(emailsError)).toBeInTheDocument();
+    expect(within(form).getByText(roleError)).toBeInTheDocument();
+
+    await events.type(emails, '@example.com');
+    expect(within(form).queryByText(emailsError)).not.toBeInTheDocument();
+    expect(emails).not.toHaveAttribute('aria-invalid');
+    expect(within(form).getByText(roleError)).toBeInTheDocument();
+    await events.selectOptions(role, 'admin');
+    expect(within(form).queryByText(roleError)).not.toBeInTheDocument();
+    expect(role).not.toHaveAttribute('aria-invalid');
+  });
+
   it('revokes a pending invitation', async () => {
     const api = server('owner', {
       'GET /orgs/o1/invitations': ok({ items: [invitation('i7', 'tara@example.com')] }),
@@ -229,6 +252,29 @@ describe('OrganizationPage', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Talent' })).toBeInTheDocument();
     expect(api.callsTo('PUT', '/orgs/o1')[0]?.body).toEqual({ name: 'Acme Talent', slug: 'acme-talent' });
     expect(await screen.findByText('Organization updated')).toBeInTheDocument();
+  });
+
+  it('keeps Tab inside the delete dialog, and gives focus back to its button on close', async () => {
+    server('owner');
+    const events = userEvent.setup();
+    render();
+    await screen.findByRole('heading', { level: 2, name: 'Delete organization' });
+    const opener = screen.getByRole('button', { name: 'Delete organization' });
+    await events.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Delete Acme Hiring?' });
+    const field = within(dialog).getByLabelText('Organization name');
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
+    expect(field).toHaveFocus();
+    await events.tab();
+    expect(cancel).toHaveFocus();
+    // Delete waits for the name: Tab wraps to the field, Shift+Tab back to Cancel.
+    await events.tab();
+    expect(field).toHaveFocus();
+    await events.tab({ shift: true });
+    expect(cancel).toHaveFocus();
+    await events.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
   });
 
   it('deletes the organization only once its name is typed exactly', async () => {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import type { ProfileUser } from '../api/profile-user';
 import { ADDRESS_KEYS, SOCIAL_KEYS, validateProfile, type ProfileErrorKey, type ProfileFormValues, type TextKey } from '../utils/profile-form';
 import { ADDRESS_LABELS, SOCIAL_LABELS } from './profile-details';
@@ -21,6 +22,7 @@ type Errors = Partial<Record<ProfileErrorKey, string>>;
 export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel }: ProfileEditFormProps) {
   const [values, setValues] = useState(initialValues);
   const [errors, setErrors] = useState<Errors>({});
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
 
   const clearError = (key: ProfileErrorKey) =>
     setErrors((current) => {
@@ -49,7 +51,10 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
     event.preventDefault();
     const found = validateProfile(values);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      focusFirstInvalid();
+      return;
+    }
     setErrors(await onSave(values));
   };
 
@@ -70,7 +75,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
   );
 
   return (
-    <form method="post" noValidate onSubmit={onSubmit} aria-label="Edit profile" className="space-y-6">
+    <form ref={formRef} method="post" noValidate onSubmit={onSubmit} aria-label="Edit profile" className="space-y-6">
       <SectionCard title="Personal Information">
         <div className="grid gap-4 sm:grid-cols-2">
           {field('name', 'Name', { required: true, autoComplete: 'name' })}

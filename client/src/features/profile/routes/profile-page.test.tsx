@@ -159,6 +159,24 @@ describe('ProfilePage', () => {
     expect(sessionUser()?.name).toBe('Asha R.');
   });
 
+  it('moves focus to the first invalid field when the check before saving fails', async () => {
+    const server = mockServer();
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    await events.click(await screen.findByRole('button', { name: 'Edit profile' }));
+    const form = screen.getByRole('form', { name: 'Edit profile' });
+    const website = within(form).getByRole('textbox', { name: 'Website' });
+    await events.clear(website);
+    await events.type(website, 'not a web address');
+    await events.clear(within(form).getByRole('textbox', { name: 'Phone' }));
+    await events.click(within(form).getByRole('button', { name: 'Save changes' }));
+    // Phone comes before Website in the form: it is the first to fix.
+    const phone = within(form).getByRole('textbox', { name: 'Phone' });
+    await waitFor(() => expect(phone).toHaveFocus());
+    expect(phone).toHaveAccessibleDescription('Phone number is required');
+    expect(server.operations.filter((operation) => operation.operationName === 'UpdateProfile')).toHaveLength(0);
+  });
+
   it("hands the loaded profile to the session, so the site takes the user's theme", async () => {
     mockServer({ theme: 'light' });
     renderWithApp(<ProfilePage />, { route: '/profile', routes });
@@ -194,6 +212,38 @@ describe('ProfilePage', () => {
     expect(await screen.findByText('Account deleted')).toBeInTheDocument();
   });
 
+  it('keeps focus in the delete dialog while deleting, and gives it back to its button on Cancel', async () => {
+    const server = mockServer();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answer = server.fetchMock.getMockImplementation()!;
+    server.fetchMock.mockImplementation(async (input, init) => {
+      if (String(init?.body).includes('"operationName":"DeleteUser"')) await held;
+      return answer(input, init);
+    });
+    const events = userEvent.setup();
+    renderWithApp(<ProfilePage />, { route: '/profile', routes });
+    const opener = await screen.findByRole('button', { name: 'Delete account' });
+    await events.click(opener);
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+
+    await events.click(opener);
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete your account?' });
+    await events.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    // Every control waits: Tab still stays in the dialog.
+    await events.tab();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    expect(opener).not.toHaveFocus();
+    release();
+    expect(await screen.findByRole('heading', { name: 'Home route' })).toBeInTheDocument();
+  });
+
   it('asks "Confirm it\'s you" when the sign-in is old, then deletes with the confirmed session', async () => {
     window.localStorage.setItem('token', 'jwt-1');
     const server = mockServer({ staleSignIn: true });
@@ -201,8 +251,15 @@ describe('ProfilePage', () => {
     renderWithApp(<ProfilePage />, { route: '/profile', routes });
     await events.click(await screen.findByRole('button', { name: 'Delete account' }));
     await events.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Delete account' }));
-    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    let confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
     expect(window.localStorage.getItem('token')).toBe('jwt-1');
+    expect(within(confirm).getByLabelText('Password')).toHaveFocus();
+    await events.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    // Focus goes back to the page's button, not to the top of the page.
+    expect(screen.getByRole('button', { name: 'Delete account' })).toHaveFocus();
+    await events.click(screen.getByRole('button', { name: 'Delete account' }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Delete account' }));
+    confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
     expect(within(confirm).getByText('Password is required')).toBeInTheDocument();
     await events.type(within(confirm).getByLabelText('Password'), 'wrong-one');
@@ -213,7 +270,8 @@ describe('ProfilePage', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('heading', { name: 'Home route' })).toBeInTheDocument();
     const names = server.operations.map((operation) => operation.operationName);
-    expect(names.filter((name) => name === 'DeleteUser')).toHaveLength(2);
+    // Refused twice (the first ask was cancelled), then run again once confirmed.
+    expect(names.filter((name) => name === 'DeleteUser')).toHaveLength(3);
     expect(names.at(-1)).toBe('DeleteUser');
   });
 });

@@ -3,6 +3,7 @@ import { LoaderCircle, Pencil, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { markSignedIn, markSignedOut, useSession } from '@/lib/session';
@@ -13,7 +14,6 @@ import { useDeleteUser } from '../api/delete-user';
 import { useMe } from '../api/get-me';
 import type { ProfileUser } from '../api/profile-user';
 import { useUpdateProfile } from '../api/update-profile';
-import { DeleteAccountDialog } from '../components/delete-account-dialog';
 import { AddressDetails, PersonalDetails, PreferenceDetails, SecuritySection, SocialDetails } from '../components/profile-details';
 import { ProfileEditForm } from '../components/profile-edit-form';
 import { ProfileHeader } from '../components/profile-header';
@@ -160,7 +160,17 @@ function ProfileScreen({ user }: { user: ProfileUser }) {
         </>
       )}
       <SecuritySection twoFactorEnabled={user.twoFactorEnabled} />
-      <DeleteAccountDialog open={confirmingDelete} pending={deleteState.loading} onCancel={closeDelete} onConfirm={() => void confirmDelete()} />
+      <ConfirmDialog
+        open={confirmingDelete}
+        title="Delete your account?"
+        confirmLabel="Delete account"
+        pendingLabel="Deleting..."
+        pending={deleteState.loading}
+        onCancel={closeDelete}
+        onConfirm={() => void confirmDelete()}
+      >
+        This permanently deletes your account, signs you out everywhere and cannot be undone.
+      </ConfirmDialog>
       {dialog}
     </div>
   );

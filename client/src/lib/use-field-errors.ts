@@ -1,6 +1,9 @@
 import { useCallback, useState } from 'react';
 
-/** Field errors of one form; `clear(field)` runs when the user edits that field. */
+/**
+ * Field errors of one form, its own checks' or the server's; `clear(field)` runs when the user
+ * edits that field (SPEC.md section 5: field errors clear on edit).
+ */
 export function useFieldErrors<K extends string>() {
   const [errors, setErrors] = useState<Partial<Record<K, string>>>({});
   const clear = useCallback((field: K) => {
