@@ -75,14 +75,20 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
     Ok(())
 }
 
-/// Signs in with a link's token, once; the email counts as verified from then on. With
-/// two-factor on, the answer is the challenge for the code.
+/// The email of the account a link's token signs in to, without using it: the page shows it
+/// before its "Continue", so a link someone else asked for (for their own account) is not
+/// followed into their account unseen. Whoever holds the link can sign in with it, so the
+/// address tells them nothing more.
 ///
 /// # Errors
-/// 400 'Sign-in link is invalid' (unknown or used); 410 'Sign-in link has expired'; 403 for a
-/// suspended account.
-#[tracing::instrument(skip_all)]
-pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<SignInStep> {
+/// As [`sign_in`]'s, before it is used.
+pub async fn shown(ctx: &Context, token: &str) -> Result<String> {
+    let (_, user) = live(ctx, token).await?;
+    Ok(user.email)
+}
+
+/// The unused, unexpired link of `token` and its account, which may sign in.
+async fn live(ctx: &Context, token: &str) -> Result<(sign_in_links::Model, entity::users::Model)> {
     if token.is_empty() || token.len() > 256 {
         return Err(Error::SignInLinkInvalid);
     }
@@ -94,8 +100,7 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
     if link.used_at.is_some() {
         return Err(Error::SignInLinkInvalid);
     }
-    let now = Utc::now();
-    if link.expires_at <= now {
+    if link.expires_at <= Utc::now() {
         return Err(Error::SignInLinkExpired);
     }
     let user = entity::users::Entity::find_by_id(link.user_id)
@@ -103,7 +108,19 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         .await?
         .ok_or(Error::SignInLinkInvalid)?;
     super::ensure_can_sign_in(&user)?;
+    Ok((link, user))
+}
 
+/// Signs in with a link's token, once; the email counts as verified from then on. With
+/// two-factor on, the answer is the challenge for the code.
+///
+/// # Errors
+/// 400 'Sign-in link is invalid' (unknown or used); 410 'Sign-in link has expired'; 403 for a
+/// suspended account.
+#[tracing::instrument(skip_all)]
+pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<SignInStep> {
+    let (link, user) = live(ctx, token).await?;
+    let now = Utc::now();
     let txn = crate::db::begin_write(&ctx.db).await?;
     let used = sign_in_links::Entity::update_many()
         .col_expr(sign_in_links::Column::UsedAt, Expr::value(Some(now)))

@@ -12,8 +12,8 @@ use super::{
     OneAuthOperation, context,
     errors::IntoGql,
     types::{
-        GoogleSessionPayload, MessagePayload, RecoveryCodesPayload, Session, SessionPayload, SignInPayload,
-        TwoFactorSetup, User, UserPayload,
+        GoogleSessionPayload, MagicLinkDetails, MessagePayload, RecoveryCodesPayload, Session,
+        SessionPayload, SignInPayload, TwoFactorSetup, User, UserPayload,
     },
 };
 use crate::accounts::{
@@ -29,6 +29,14 @@ pub struct AccountsQuery;
 
 #[Object]
 impl AccountsQuery {
+    /// The email a sign-in link's token signs in to, without using it (the page shows it
+    /// before its Continue). Public: the token is the secret.
+    async fn magic_link(&self, ctx: &Context<'_>, token: String) -> async_graphql::Result<MagicLinkDetails> {
+        let (state, _) = context(ctx);
+        let email = magic_link::shown(state, &token).await.gql()?;
+        Ok(MagicLinkDetails { email })
+    }
+
     /// The signed-in account. UNAUTHENTICATED without a live session.
     async fn me(&self, ctx: &Context<'_>) -> async_graphql::Result<User> {
         let (state, meta) = context(ctx);

@@ -204,6 +204,12 @@ impl From<crate::accounts::sessions::Device> for Session {
     }
 }
 
+/// What a sign-in link shows before it is used: the account it signs in to.
+#[derive(SimpleObject, Serialize, Clone, Debug)]
+pub struct MagicLinkDetails {
+    pub email: String,
+}
+
 /// A call whose only result is its message.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct MessagePayload {

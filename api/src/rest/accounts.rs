@@ -29,7 +29,7 @@ use crate::{
         two_factor::{self, ChallengeForm, ConfirmForm, DisableForm, SignInStep},
     },
     google::sign_in::{self as google, GoogleLoginForm, GoogleRegisterForm},
-    graphql::types::{Session, TwoFactorSetup, User},
+    graphql::types::{MagicLinkDetails, Session, TwoFactorSetup, User},
     http::caller::Caller,
     state::AppState,
 };
@@ -77,6 +77,9 @@ pub fn routes() -> Routes {
         .post("/auth/magic-link", request_magic_link, operation("Mail a sign-in link when the account exists (same answer either way)")
             .body(email_only())
             .answers(("200", ok("If an account exists for this email, a sign-in link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
+        .get("/auth/magic-link/{token}", show_magic_link, operation("The email a sign-in link signs in to, without using it (the page shows it before Continue)")
+            .token_param("token")
+            .answers(("200", ok("The link's account", Some(object(&[("email", email())], &["email"])))), &[("400", "Sign-in link is invalid"), ("403", "This account has been suspended"), ("410", "Sign-in link has expired")]))
         .post("/auth/magic-link/{token}", sign_in_with_magic_link, operation("Sign in with a sign-in link's token, once; it verifies the email")
             .token_param("token")
             .answers(("200", ok("Logged in successfully", Some(sign_in_data()))), &[("400", "Sign-in link is invalid"), ("403", "This account has been suspended"), ("410", "Sign-in link has expired")]))
@@ -240,6 +243,14 @@ async fn request_magic_link(
 ) -> Answer {
     magic_link::request(&state, form, &caller.client).await?;
     Ok(Reply::message(magic_link::LINK_SENT))
+}
+
+async fn show_magic_link(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Answer<MagicLinkDetails> {
+    let email = magic_link::shown(&state, &token).await?;
+    Ok(Reply::data(MagicLinkDetails { email }))
 }
 
 async fn sign_in_with_magic_link(

@@ -49,6 +49,16 @@ db_test! {
 
         let token = link_token(&app, "link@example.com", 1).await;
         assert_eq!(app.count(&format!("SELECT COUNT(*) FROM sign_in_links WHERE token_hash = '{token}'")).await, 0, "stored hashed");
+        // The page first shows whose account the link opens, through either skin, and that
+        // uses nothing: someone's own link sent to another person is seen for what it is.
+        for _ in 0..2 {
+            let shown = json_of(app.get(&format!("/api/auth/magic-link/{token}")).await, StatusCode::OK).await;
+            assert_eq!(shown["data"]["email"], "link@example.com", "{shown}");
+        }
+        let gql = app.graphql(None, "query($token: String!) { magicLink(token: $token) { email } }", json!({ "token": token })).await;
+        assert_eq!(gql["data"]["magicLink"]["email"], "link@example.com", "{gql}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links WHERE used_at IS NULL").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, 1, "the sign-up's only");
         let response = app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await;
         assert!(response.headers().get_all("set-cookie").iter().any(|c| c.to_str().unwrap().starts_with("ts_session=")));
         let signed_in = json_of(response, StatusCode::OK).await;
@@ -61,6 +71,10 @@ db_test! {
         assert_eq!(again["message"], "Sign-in link is invalid");
         let forged = json_of(app.post("/api/auth/magic-link/not-a-token", json!({})).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(forged["message"], "Sign-in link is invalid");
+        for used_or_forged in [token.as_str(), "not-a-token"] {
+            let shown = json_of(app.get(&format!("/api/auth/magic-link/{used_or_forged}")).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(shown["message"], "Sign-in link is invalid");
+        }
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in' AND detail = 'sign_in_link'").await, 1);
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'sign_in_link_requested'").await, 1);
 
@@ -87,6 +101,8 @@ db_test! {
         app.sql("UPDATE sign_in_links SET expires_at = '2020-01-01 00:00:00+00:00' WHERE used_at IS NULL").await;
         let expired = json_of(app.post(&format!("/api/auth/magic-link/{late}"), json!({})).await, StatusCode::GONE).await;
         assert_eq!(expired["message"], "Sign-in link has expired");
+        let shown = json_of(app.get(&format!("/api/auth/magic-link/{late}")).await, StatusCode::GONE).await;
+        assert_eq!(shown["message"], "Sign-in link has expired");
 
         // A suspended account gets no link, and one mailed before the suspension opens nothing.
         assert_eq!(ask(&app, "pending@example.com").await.status(), StatusCode::OK);

@@ -10,26 +10,47 @@ const routes = [
   { path: '/magic-link/:token', element: <MagicLinkPage /> },
 ];
 
+const shown = (email: string) => ({ status: 200, body: { success: true, data: { email } } });
+
 describe('MagicLinkPage', () => {
-  it('signs no one in until Continue is pressed', async () => {
-    const api = mockApi({});
+  it('names the account the link opens, and signs no one in until Continue is pressed', async () => {
+    const api = mockApi({ '/auth/magic-link/tok': shown('asha@example.com') });
     renderWithApp(null, { route: '/magic-link/tok', routes });
     expect(await screen.findByRole('button', { name: 'Continue' })).toBeInTheDocument();
-    expect(api.calls('/auth/magic-link/tok')).toHaveLength(0);
+    expect(screen.getByText('Press Continue to sign in to your Talent Suite account as asha@example.com.')).toBeInTheDocument();
+    expect(api.fetchMock.mock.calls.map(([, init]) => init?.method)).toEqual(['GET']);
   });
 
-  it('shows why a used or expired link fails, with the way back to sign in', async () => {
+  it('offers no Continue until it knows whose account the link opens', async () => {
+    mockApi({ '/auth/magic-link/slow': shown('asha@example.com') });
+    renderWithApp(null, { route: '/magic-link/slow', routes });
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your link...');
+    expect(screen.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeInTheDocument();
+  });
+
+  it('says at once when the link is used or expired, with the way back to sign in', async () => {
     const api = mockApi({ '/auth/magic-link/old': { status: 410, body: { success: false, code: 'TOKEN_EXPIRED', message: 'Sign-in link has expired' } } });
     renderWithApp(null, { route: '/magic-link/old', routes });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Continue' }));
-    // Said on the page, where it stays (a toast says it too, for 3 s).
     expect(await screen.findByText('Sign-in link has expired', { selector: 'p[role="alert"]' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Sign In' })).toHaveAttribute('href', '/login');
-    expect(api.calls('/auth/magic-link/old')).toEqual([{}]);
+    expect(screen.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
+    expect(api.fetchMock.mock.calls.map(([, init]) => init?.method)).toEqual(['GET']);
+  });
+
+  it('shows why Continue failed when the link went meanwhile', async () => {
+    const api = mockApi({
+      '/auth/magic-link/gone': [shown('asha@example.com'), { status: 400, body: { success: false, code: 'BAD_REQUEST', message: 'Sign-in link is invalid' } }],
+    });
+    renderWithApp(null, { route: '/magic-link/gone', routes });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Continue' }));
+    // Said on the page, where it stays (a toast says it too, for 3 s).
+    expect(await screen.findByText('Sign-in link is invalid', { selector: 'p[role="alert"]' })).toBeVisible();
+    expect(api.calls('/auth/magic-link/gone')).toEqual([undefined, {}]);
   });
 
   it('hands a two-factor challenge to the login page', async () => {
-    mockApi({ '/auth/magic-link/tf': { status: 200, body: { success: true, message: 'Enter the code', data: { twoFactorRequired: true, challenge: 'ch' } } } });
+    mockApi({ '/auth/magic-link/tf': [shown('asha@example.com'), { status: 200, body: { success: true, message: 'Enter the code', data: { twoFactorRequired: true, challenge: 'ch' } } }] });
     renderWithApp(null, { route: '/magic-link/tf', routes });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Continue' }));
     expect(await screen.findByRole('heading', { name: 'Login route' })).toBeInTheDocument();
