@@ -19,18 +19,31 @@ pub fn for_sign_in(
 ) -> [String; 2] {
     [
         set(&ctx.config, &signed_in.token),
-        super::device::remember(&ctx.keys, &ctx.config, client.device.as_deref(), &signed_in.user),
+        super::device::remember(
+            &ctx.keys,
+            &ctx.config,
+            client.device.as_deref(),
+            &signed_in.user,
+            None,
+        ),
     ]
 }
 
-/// The `Set-Cookie` value that keeps this browser's device cookie good for `account` once its
-/// password changed here: a new password leaves the old entries unknown (see [`super::device`]).
+/// The `Set-Cookie` value that keeps this browser's device cookie good for the account once
+/// its password was changed or reset here: a new password leaves the old entries unknown (see
+/// [`super::device`]), and this browser proved the old password or the mailbox.
 pub fn for_new_password(
     ctx: &crate::context::Context,
     client: &crate::client::ClientInfo,
-    account: &entity::users::Model,
+    set: &super::PasswordSet,
 ) -> String {
-    super::device::remember(&ctx.keys, &ctx.config, client.device.as_deref(), account)
+    super::device::remember(
+        &ctx.keys,
+        &ctx.config,
+        client.device.as_deref(),
+        &set.after,
+        Some(&set.before),
+    )
 }
 
 /// `Set-Cookie` value that removes the cookie.

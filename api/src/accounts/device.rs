@@ -46,14 +46,25 @@ pub fn recognised<'a>(keys: &Keys, cookie: Option<&'a str>, account: &users::Mod
 }
 
 /// `Set-Cookie` value that adds `account` to the browser's device cookie (first, dropping the
-/// oldest entry past five and any older entry for the same account and password).
-pub fn remember(keys: &Keys, config: &Config, cookie: Option<&str>, account: &users::Model) -> String {
+/// oldest entry past five and any older entry for the same account and password, or for the
+/// password it `replaced`, which no longer opens anything).
+pub fn remember(
+    keys: &Keys,
+    config: &Config,
+    cookie: Option<&str>,
+    account: &users::Model,
+    replaced: Option<&users::Model>,
+) -> String {
     let mut bytes = [0u8; 16];
     OsRng.fill_bytes(&mut bytes);
     let nonce = URL_SAFE_NO_PAD.encode(bytes);
     let fresh = format!("{nonce}.{}", mac(keys, account, &nonce));
     let kept = entries(cookie)
-        .filter(|(nonce, signature)| !same(signature, &mac(keys, account, nonce)))
+        .filter(|(nonce, signature)| {
+            std::iter::once(account)
+                .chain(replaced)
+                .all(|known| !same(signature, &mac(keys, known, nonce)))
+        })
         .filter(|(nonce, signature)| {
             // Only values of our own shape go back into the cookie.
             nonce.len() == 22
@@ -128,14 +139,14 @@ mod tests {
             account(&template, Some("$argon2id$one")),
             account(&template, None),
         );
-        let first = value(&remember(&keys, &config, None, &ada));
+        let first = value(&remember(&keys, &config, None, &ada, None));
         assert!(recognises(&keys, Some(&first), &ada));
         assert!(!recognises(&keys, Some(&first), &bob));
         assert!(
             !recognises(&other_keys, Some(&first), &ada),
             "made by another server"
         );
-        let both = value(&remember(&keys, &config, Some(&first), &bob));
+        let both = value(&remember(&keys, &config, Some(&first), &bob, None));
         assert!(recognises(&keys, Some(&both), &ada) && recognises(&keys, Some(&both), &bob));
         assert!(!recognises(&keys, Some("forged.value"), &ada));
         assert!(!recognises(&keys, None, &ada));
@@ -145,7 +156,7 @@ mod tests {
     async fn a_new_password_leaves_every_earlier_entry_unknown() {
         let keys = Keys::new("secret");
         let before = account(&template().await, Some("$argon2id$before"));
-        let cookie = value(&remember(&keys, &config(), None, &before));
+        let cookie = value(&remember(&keys, &config(), None, &before, None));
         let after = users::Model {
             password_hash: Some("$argon2id$after".to_owned()),
             ..before.clone()
@@ -154,9 +165,13 @@ mod tests {
         assert!(!recognises(&keys, Some(&cookie), &after));
         let first_password = users::Model {
             password_hash: None,
-            ..before
+            ..before.clone()
         };
         assert!(!recognises(&keys, Some(&cookie), &first_password));
+        // The browser that set the new password gets an entry for it, in place of the dead one.
+        let renewed = value(&remember(&keys, &config(), Some(&cookie), &after, Some(&before)));
+        assert_eq!(renewed.split('~').count(), 1, "{renewed}");
+        assert!(recognises(&keys, Some(&renewed), &after));
     }
 
     #[tokio::test]
@@ -167,9 +182,9 @@ mod tests {
         let accounts: Vec<users::Model> = (0..7).map(|_| account(&template, Some("$argon2id$x"))).collect();
         let mut cookie: Option<String> = None;
         for account in &accounts {
-            cookie = Some(value(&remember(&keys, &config, cookie.as_deref(), account)));
+            cookie = Some(value(&remember(&keys, &config, cookie.as_deref(), account, None)));
         }
-        let again = value(&remember(&keys, &config, cookie.as_deref(), &accounts[6]));
+        let again = value(&remember(&keys, &config, cookie.as_deref(), &accounts[6], None));
         assert_eq!(again.split('~').count(), 5);
         assert!(!recognises(&keys, Some(&again), &accounts[1]), "the oldest went");
         assert!(accounts[2..].iter().all(|a| recognises(&keys, Some(&again), a)));

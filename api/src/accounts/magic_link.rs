@@ -78,13 +78,25 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
 /// The email of the account a link's token signs in to, without using it: the page shows it
 /// before its "Continue", so a link someone else asked for (for their own account) is not
 /// followed into their account unseen. Whoever holds the link can sign in with it, so the
-/// address tells them nothing more.
+/// address tells them nothing more; but with two-factor on the link alone opens nothing (and no
+/// one can be signed in to such an account unseen), so the address is shown masked.
 ///
 /// # Errors
 /// As [`sign_in`]'s, before it is used.
 pub async fn shown(ctx: &Context, token: &str) -> Result<String> {
     let (_, user) = live(ctx, token).await?;
-    Ok(user.email)
+    Ok(if user.two_factor_enabled {
+        masked(&user.email)
+    } else {
+        user.email
+    })
+}
+
+/// `asha@example.com` → `a•••@example.com`.
+fn masked(email: &str) -> String {
+    let (local, domain) = email.split_once('@').unwrap_or((email, ""));
+    let first: String = local.chars().take(1).collect();
+    format!("{first}•••@{domain}")
 }
 
 /// The unused, unexpired link of `token` and its account, which may sign in.
@@ -155,4 +167,13 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
     };
     txn.commit().await?;
     two_factor::sign_in_or_challenge(ctx, user, "sign_in_link", client).await
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_masked_address_keeps_its_first_letter_and_its_domain() {
+        assert_eq!(super::masked("asha@example.com"), "a•••@example.com");
+        assert_eq!(super::masked("é@x.example"), "é•••@x.example");
+    }
 }

@@ -38,6 +38,13 @@ use fields::{Email, Role};
 
 /// A new account row with API.md's defaults (email and push notifications on, sms off,
 /// theme dark); the caller sets how it signs in (password hash or Google identity).
+/// An account whose password was just set (a change or a reset), before and after: the browser
+/// that set it keeps its device-cookie entry ([`cookie::for_new_password`]).
+pub struct PasswordSet {
+    pub before: users::Model,
+    pub after: users::Model,
+}
+
 pub fn new_account(name: String, email: &Email, role: Role, verified: bool) -> users::ActiveModel {
     let now = Utc::now();
     users::ActiveModel {

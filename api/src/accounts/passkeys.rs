@@ -415,7 +415,13 @@ pub async fn remove(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     let row = own(ctx, viewer, id).await?;
     viewer.require_recent_sign_in()?;
     let txn = crate::db::begin_write(&ctx.db).await?;
-    if WaysIn::locked(&txn, viewer.user.id).await?.is_last() {
+    let ways_in = WaysIn::locked(&txn, viewer.user.id).await?;
+    // Removed meanwhile (a second click): gone is 404, whatever is left.
+    if passkeys::Entity::find_by_id(row.id).one(&txn).await?.is_none() {
+        txn.rollback().await?;
+        return Err(Error::NotFound(NOT_FOUND.to_owned()));
+    }
+    if ways_in.is_last() {
         txn.rollback().await?;
         return Err(Error::Conflict(LAST_WAY_IN.to_owned()));
     }
@@ -536,8 +542,17 @@ pub async fn finish_sign_in(ctx: &Context, form: SignInForm, client: &ClientInfo
         .exec(&ctx.db)
         .await?;
     if written.rows_affected == 0 {
-        Event::new(Kind::PasskeyCounterRegressed, Some(row.user_id), client)
-            .detail("passkey used by two sign-ins at once")
+        // Removed meanwhile, or moved on by another sign-in with the same key.
+        let (kind, detail) = if passkeys::Entity::find_by_id(row.id).one(&ctx.db).await?.is_none() {
+            (Kind::SignInFailed, "passkey removed during the sign-in")
+        } else {
+            (
+                Kind::PasskeyCounterRegressed,
+                "passkey used by two sign-ins at once",
+            )
+        };
+        Event::new(kind, Some(row.user_id), client)
+            .detail(detail)
             .record(&ctx.db)
             .await?;
         return Err(Error::PasskeyNotRecognised);

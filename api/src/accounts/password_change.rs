@@ -34,7 +34,7 @@ pub struct ChangePasswordForm {
 }
 
 /// Checks the current password (a wrong one counts as a failed sign-in), then sets the new one;
-/// gives back the account as it now stands.
+/// gives back the account before and after.
 ///
 /// # Errors
 /// Field errors (the reset rule's texts for the new password, "Current password is incorrect");
@@ -45,7 +45,7 @@ pub async fn change(
     viewer: &Viewer,
     form: ChangePasswordForm,
     client: &ClientInfo,
-) -> Result<users::Model> {
+) -> Result<super::PasswordSet> {
     let has_password = viewer.user.password_hash.is_some();
     if !has_password {
         // A first password is a new way into the account: the session must be fresh.
@@ -105,5 +105,8 @@ pub async fn change(
         .await?;
     txn.commit().await?;
     ctx.mail_ready.notify_one();
-    Ok(user)
+    Ok(super::PasswordSet {
+        before: viewer.user.clone(),
+        after: user,
+    })
 }

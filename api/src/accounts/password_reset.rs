@@ -126,12 +126,18 @@ pub(super) async fn note_no_account(ctx: &Context, txn: &impl ConnectionTrait, e
 }
 
 /// Sets a new password with a link's token, once. Every session of the account ends, and
-/// the email counts as verified, since the link proved the person reads it.
+/// the email counts as verified, since the link proved the person reads it. Gives back the
+/// account before and after.
 ///
 /// # Errors
 /// The reset password rule; 400 'Reset link is invalid'; 410 'Reset link has expired'.
 #[tracing::instrument(skip_all)]
-pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientInfo) -> Result<()> {
+pub async fn reset(
+    ctx: &Context,
+    token: &str,
+    form: ResetForm,
+    client: &ClientInfo,
+) -> Result<super::PasswordSet> {
     let password =
         Password::parse_reset(form.password.as_deref()).map_err(|m| Error::field("password", m))?;
     let invalid = || Error::ResetLinkInvalid;
@@ -168,6 +174,7 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
     }
     let was_verified = user.email_verified;
     let status = super::verified_status(user.status);
+    let before = user.clone();
     let mut active: users::ActiveModel = user.into();
     active.password_hash = Set(Some(password_hash));
     active.email_verified = Set(true);
@@ -195,5 +202,5 @@ pub async fn reset(ctx: &Context, token: &str, form: ResetForm, client: &ClientI
         .await?;
     txn.commit().await?;
     ctx.mail_ready.notify_one();
-    Ok(())
+    Ok(super::PasswordSet { before, after: user })
 }

@@ -29,8 +29,8 @@ pub struct AccountsQuery;
 
 #[Object]
 impl AccountsQuery {
-    /// The email a sign-in link's token signs in to, without using it (the page shows it
-    /// before its Continue). Public: the token is the secret.
+    /// The email a sign-in link's token signs in to, without using it (the page shows it with
+    /// its Continue; masked when two-factor is on). Public: the token is the secret.
     async fn magic_link(&self, ctx: &Context<'_>, token: String) -> async_graphql::Result<MagicLinkDetails> {
         let (state, _) = context(ctx);
         let email = magic_link::shown(state, &token).await.gql()?;
@@ -252,9 +252,10 @@ impl AccountsMutation {
         input: ResetPasswordInput,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        password_reset::reset(state, &token, input.into(), &meta.client)
+        let set = password_reset::reset(state, &token, input.into(), &meta.client)
             .await
             .gql()?;
+        ctx.append_http_header(SET_COOKIE, cookie::for_new_password(state, &meta.client, &set));
         Ok(MessagePayload::new(password_reset::RESET))
     }
 
@@ -282,13 +283,10 @@ impl AccountsMutation {
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        let account = password_change::change(state, &viewer, input.into(), &meta.client)
+        let set = password_change::change(state, &viewer, input.into(), &meta.client)
             .await
             .gql()?;
-        ctx.append_http_header(
-            SET_COOKIE,
-            cookie::for_new_password(state, &meta.client, &account),
-        );
+        ctx.append_http_header(SET_COOKIE, cookie::for_new_password(state, &meta.client, &set));
         Ok(MessagePayload::new(password_change::CHANGED))
     }
 

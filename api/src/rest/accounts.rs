@@ -77,7 +77,7 @@ pub fn routes() -> Routes {
         .post("/auth/magic-link", request_magic_link, operation("Mail a sign-in link when the account exists (same answer either way)")
             .body(email_only())
             .answers(("200", ok("If an account exists for this email, a sign-in link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
-        .get("/auth/magic-link/{token}", show_magic_link, operation("The email a sign-in link signs in to, without using it (the page shows it before Continue)")
+        .get("/auth/magic-link/{token}", show_magic_link, operation("The email a sign-in link signs in to, without using it (the page shows it with Continue; masked when two-factor is on)")
             .token_param("token")
             .answers(("200", ok("The link's account", Some(object(&[("email", email())], &["email"])))), &[("400", "Sign-in link is invalid"), ("403", "This account has been suspended"), ("410", "Sign-in link has expired")]))
         .post("/auth/magic-link/{token}", sign_in_with_magic_link, operation("Sign in with a sign-in link's token, once; it verifies the email")
@@ -318,8 +318,9 @@ async fn reset_password(
     caller: Caller,
     Input(form): Input<ResetForm>,
 ) -> Answer {
-    password_reset::reset(&state, &token, form, &caller.client).await?;
-    Ok(Reply::message(password_reset::RESET))
+    let set = password_reset::reset(&state, &token, form, &caller.client).await?;
+    let device = cookie::for_new_password(&state, &caller.client, &set);
+    Ok(Reply::message(password_reset::RESET).with_cookies([device]))
 }
 
 async fn reauthenticate(
@@ -347,8 +348,8 @@ async fn change_password(
     viewer: Viewer,
     Input(form): Input<ChangePasswordForm>,
 ) -> Answer {
-    let account = password_change::change(&state, &viewer, form, &caller.client).await?;
-    let device = cookie::for_new_password(&state, &caller.client, &account);
+    let set = password_change::change(&state, &viewer, form, &caller.client).await?;
+    let device = cookie::for_new_password(&state, &caller.client, &set);
     Ok(Reply::message(password_change::CHANGED).with_cookies([device]))
 }
 

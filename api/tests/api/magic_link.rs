@@ -120,6 +120,10 @@ db_test! {
         let (_, secret, _) = enrolled(&app, "guarded@example.com").await;
         assert_eq!(ask(&app, "guarded@example.com").await.status(), StatusCode::OK);
         let token = link_token(&app, "guarded@example.com", 1).await;
+        // The link alone opens nothing here, so its page shows the address masked: a link
+        // seen by someone else (a log, a forwarded mail) does not tell them whose it is.
+        let shown = json_of(app.get(&format!("/api/auth/magic-link/{token}")).await, StatusCode::OK).await;
+        assert_eq!(shown["data"]["email"], "g•••@example.com", "{shown}");
         let step = json_of(app.post(&format!("/api/auth/magic-link/{token}"), json!({})).await, StatusCode::OK).await;
         assert_eq!(step["data"]["twoFactorRequired"], true);
         assert!(step["data"].get("token").is_none(), "no session before the code");

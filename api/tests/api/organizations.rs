@@ -370,6 +370,58 @@ async fn an_invitation_in_flight_when_its_sender_stops_being_a_site_admin_is_ref
     );
 }
 
+/// A site admin's invitation in flight while their account is deleted: the deletion waits for
+/// it and then revokes it with the rest, rather than leaving a pending invitation whose sender
+/// is gone (and which would still be accepted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invitation_in_flight_when_its_senders_account_is_deleted_goes_with_it() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let owner = person(&app, "owner@acme.example", "hire").await;
+    let org = organization(&app, &owner, "Acme").await;
+    let boss = person(&app, "boss@site.example", "admin").await;
+    let boss_id = my_id(&app, &boss).await;
+    // The invitation as `locked_access` leaves it until it commits: the sender's row
+    // share-locked, the invitation written.
+    let invitation = app.db.begin().await.unwrap();
+    invitation
+        .execute_unprepared(&format!("SELECT id FROM users WHERE id = '{boss_id}' FOR SHARE"))
+        .await
+        .unwrap();
+    invitation
+        .execute_unprepared(&format!(
+            "INSERT INTO organization_invitations (id, organization_id, email, role, token_hash, status, invited_by, expires_at, created_at) \
+             VALUES ('{}', '{org}', 'heir@elsewhere.example', 'owner', 'in-flight', 'pending', '{boss_id}', NOW() + INTERVAL '7 days', NOW())",
+            uuid::Uuid::new_v4()
+        ))
+        .await
+        .unwrap();
+    let path = format!("/api/users/{boss_id}");
+    let deletion = app.delete_as(&boss, &path);
+    tokio::pin!(deletion);
+    let waiting = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    loop {
+        tokio::select! {
+            answer = &mut deletion => panic!("the deletion did not wait for the invitation: {}", answer.status()),
+            () = tokio::time::sleep(std::time::Duration::from_millis(20)) => {
+                if app.count(waiting).await > 0 {
+                    break;
+                }
+            }
+        }
+    }
+    invitation.commit().await.unwrap();
+    json_of(deletion.await, StatusCode::OK).await;
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM organization_invitations WHERE status = 'pending'")
+            .await,
+        0
+    );
+}
+
 db_test! {
     async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
         let owner = person(&app, "owner@acme.example", "hire").await;

@@ -458,7 +458,7 @@ db_test! {
 
 db_test! {
     async fn removing_a_passkey_needs_a_recent_sign_in_and_never_takes_the_last_way_in(app: TestApp) using on_the_site; {
-        // An account with no password: a passkey and a GitHub account are its ways in.
+        // An account with no password, whose two passkeys are its only ways in.
         let token = app.signed_up("keys@example.com").await;
         let (mut laptop, mut phone) = (Device::new(), Device::new());
         let first = json_of(add(&app, &token, &mut laptop, "Laptop").await, StatusCode::CREATED).await;
@@ -479,6 +479,9 @@ db_test! {
         let fresh = json_of(sign_in(&app, &mut phone).await, StatusCode::OK).await;
         let fresh = fresh["data"]["token"].as_str().unwrap().to_owned();
         json_of(app.delete_as(&fresh, &format!("/api/users/passkeys/{first}")).await, StatusCode::OK).await;
+        // Gone is gone, whatever is left: 404, not the last-way-in refusal.
+        let again = json_of(app.delete_as(&fresh, &format!("/api/users/passkeys/{first}")).await, StatusCode::NOT_FOUND).await;
+        assert_eq!(again["message"], "Passkey not found");
         let last = json_of(app.delete_as(&fresh, &format!("/api/users/passkeys/{second}")).await, StatusCode::CONFLICT).await;
         assert_eq!(last["message"], "Add a password or another sign-in method first");
         assert_eq!(app.count("SELECT COUNT(*) FROM passkeys").await, 1);

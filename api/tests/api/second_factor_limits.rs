@@ -163,8 +163,8 @@ db_test! {
 db_test! {
     async fn a_device_cookie_copied_before_a_reset_is_no_better_than_none_after_it(app: TestApp) {
         // Someone copied the owner's device cookie; the owner resets the password. The copy
-        // then meets the email's delay like any browser, while the owner's browser that changes
-        // the password keeps its place, and a sign-in after the reset makes a good entry again.
+        // then meets the email's delay like any browser, while the owner's browser, which
+        // changed the password and then reset it, keeps its place each time.
         let email = "reset-device@example.com";
         app.signed_up(email).await;
         let device_of = |response: &reqwest::Response| {
@@ -193,11 +193,18 @@ db_test! {
         let renewed = device_of(&changed).expect("the device cookie, renewed");
         json_of(changed, StatusCode::OK).await;
 
-        // Then a reset by mail, which the copier cannot follow.
+        // Then a reset by mail, which the copier cannot follow, on the owner's browser: it
+        // proved the mailbox, so it gets an entry for the new password in place of its old one.
         json_of(app.post("/api/auth/forgot-password", json!({ "email": email })).await, StatusCode::OK).await;
         let mails = app.mail.wait_for(email, 3).await;
         let reset = crate::helpers::reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
-        json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "thirdRiver42" })).await, StatusCode::OK).await;
+        let answer = app.client.post(app.url(&format!("/api/auth/reset-password/{reset}")))
+            .header("cookie", renewed.clone())
+            .json(&json!({ "password": "thirdRiver42" }))
+            .send().await.unwrap();
+        let owners = device_of(&answer).expect("a device cookie for the new password");
+        assert_eq!(owners.split('~').count(), 1, "the dead entry is dropped: {owners}");
+        json_of(answer, StatusCode::OK).await;
 
         // Twenty failures from four addresses put the email behind its delay.
         for address in ["127.0.8.2", "127.0.8.3", "127.0.8.4", "127.0.8.5"] {
@@ -208,6 +215,8 @@ db_test! {
         // Neither the copy nor the entry renewed before the reset gets past it now.
         assert_eq!(login("127.0.8.6", Some(&copied), "thirdRiver42").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(login("127.0.8.7", Some(&renewed), "thirdRiver42").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+        // The owner's browser, whose reset made its entry anew, is let through.
+        json_of(login("127.0.8.8", Some(&owners), "thirdRiver42").await.unwrap(), StatusCode::OK).await;
     }
 }
 

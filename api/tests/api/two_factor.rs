@@ -108,12 +108,12 @@ db_test! {
         assert_eq!(me["data"]["user"]["twoFactorEnabled"], true);
         assert_eq!(app.count("SELECT COUNT(*) FROM recovery_codes WHERE used_at IS NULL").await, 10);
         // Stored hashed: every row holds a 64-digit keyed hash, and no code appears, in the
-        // form shown, the form typed, or either half.
+        // form shown or the form typed (its halves are too short to look for: five letters
+        // turn up in a hash by chance).
         assert_eq!(app.count("SELECT COUNT(*) FROM recovery_codes WHERE LENGTH(code_hash) = 64 AND code_hash = LOWER(code_hash)").await, 10);
         for code in codes {
             let shown = code.as_str().unwrap().to_lowercase();
-            let (first, second) = shown.split_once('-').expect("two halves");
-            for part in [shown.as_str(), &shown.replace('-', ""), first, second] {
+            for part in [shown.clone(), shown.replace('-', "")] {
                 let found = app.count(&format!("SELECT COUNT(*) FROM recovery_codes WHERE LOWER(code_hash) LIKE '%{part}%'")).await;
                 assert_eq!(found, 0, "{part} is in the table");
             }
