@@ -39,8 +39,12 @@ describe('sign-in link (real server)', { skip: preview && 'needs the real server
       const response = await page.goto(link);
       assert.equal(response?.status(), 200);
       await page.getByRole('heading', { level: 1, name: 'Sign in with your link' }).waitFor();
-      // It names the account the link opens before anything is pressed.
-      await page.getByText(`Press Continue to sign in to your Talent Suite account as ${account.email}.`, { exact: true }).waitFor();
+      // It names the account the link opens before anything is pressed, read with Continue.
+      const form = page.getByRole('form', { name: 'Sign in with your link' });
+      await form.getByRole('button', { name: 'Continue' }).waitFor();
+      assert.equal((await form.getByRole('status').textContent())?.trim(), `Signing in as ${account.email}`);
+      const describedBy = await form.getByRole('button', { name: 'Continue' }).getAttribute('aria-describedby');
+      assert.equal(await form.getByRole('status').getAttribute('id'), describedBy);
       assert.deepEqual(await seriousA11yViolations(page), []);
       // Opening the page signed no one in.
       const before = await page.evaluate(async () => (await fetch('/api/auth/verify', { credentials: 'include' })).status);

@@ -64,7 +64,7 @@ describe('Platforms dropdown (desktop)', () => {
       const { leftAt, closedAt } = await page.evaluate(() => window.dropdownTimes);
       assert.ok(typeof leftAt === 'number' && typeof closedAt === 'number', 'both moments were seen');
       assert.ok(closedAt - leftAt >= 150, `not closed at once: ${closedAt - leftAt} ms after the pointer left`);
-      assert.ok(closedAt - leftAt < 600, `closed about 200 ms after the pointer left, not ${closedAt - leftAt} ms`);
+      assert.ok(closedAt - leftAt < 1000, `closed about 200 ms after the pointer left, not ${closedAt - leftAt} ms`);
       assert.equal(await panel.isVisible(), false);
     });
   });

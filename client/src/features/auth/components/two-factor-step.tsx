@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { TextField } from '@/components/text-field';
 import { accountToast } from '@/lib/account-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
+import { usePageRestored } from '@/lib/use-page-restored';
 import { codeError } from '@/lib/validation';
 import { failureMessage } from '../api/auth-request';
 import { loginTwoFactor } from '../api/login';
@@ -22,6 +23,7 @@ export function TwoFactorStep({ challenge, target, onRestart }: TwoFactorStepPro
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [isPending, setPending] = useState(false);
+  usePageRestored(useCallback(() => setPending(false), []));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useConfig } from '@/lib/config-context';
 import { accountToast } from '@/lib/account-toast';
+import { usePageRestored } from '@/lib/use-page-restored';
 import { failureMessage, needsTwoFactor } from '../api/auth-request';
 import { googleLogin } from '../api/google-login';
 import { googleRegister } from '../api/google-register';
@@ -20,6 +21,7 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
   const finishSignIn = useFinishSignIn();
   const navigate = useNavigate();
   const [isPending, setPending] = useState(false);
+  usePageRestored(useCallback(() => setPending(false), []));
 
   const run = useCallback(async () => {
     const fallback = options.intent === 'login' ? 'Google login failed' : 'Google registration failed';

@@ -3,6 +3,7 @@ import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
 import { useWebAuthnAvailable } from '@/lib/use-webauthn-available';
 import { conditionalMediationAvailable, getPasskey, passkeyErrorMessage } from '@/lib/webauthn';
+import { usePageRestored } from '@/lib/use-page-restored';
 import type { AuthResult, SignedInData } from '../api/auth-request';
 import { finishPasskeyLogin, startPasskeyLogin } from '../api/passkey-login';
 
@@ -24,6 +25,7 @@ export function usePasskeySignIn(onSignedIn: (result: AuthResult<SignedInData>) 
   const available = useWebAuthnAvailable();
   const [autofill, setAutofill] = useState(false);
   const [isPending, setPending] = useState(false);
+  usePageRestored(useCallback(() => setPending(false), []));
   // Bumped after a button attempt that did not sign in: autofill waits again, with new options.
   const [round, setRound] = useState(0);
   const waiting = useRef<AbortController | null>(null);

@@ -6,6 +6,7 @@ import type { SignInProvider } from '@/lib/config';
 import { useConfig } from '@/lib/config-context';
 import { oauthPopupErrorMessage, oauthStartUrl, openOAuthPopup } from '@/lib/oauth-popup';
 import { PROVIDER_NAMES } from '@/lib/sign-in-providers';
+import { usePageRestored } from '@/lib/use-page-restored';
 import { failureMessage, needsTwoFactor, type SignInStepData } from '../api/auth-request';
 import { oauthLogin } from '../api/oauth-login';
 import { isPendingAccount, oauthRegister, type OAuthRegisterData } from '../api/oauth-register';
@@ -28,6 +29,7 @@ export function useProviderAuth(options: ProviderAuthOptions) {
   const finishSignIn = useFinishSignIn();
   const navigate = useNavigate();
   const [pending, setPending] = useState<SignInProvider | null>(null);
+  usePageRestored(useCallback(() => setPending(null), []));
 
   const start = useCallback(
     async (provider: SignInProvider) => {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,13 @@ describe('LoginPage', () => {
     await events.click(busy);
     expect(api.calls('/auth/login')).toHaveLength(1);
     expect(assign).toHaveBeenCalledOnce();
+    // Back from the platform: the browser restores the page as it was left, and its buttons
+    // work again.
+    act(() => {
+      window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    });
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled();
   });
 
   it('falls back to "Login failed" when the server gives no message', async () => {

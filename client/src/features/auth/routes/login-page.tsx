@@ -1,11 +1,12 @@
 import { KeyRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { ApiError } from '@/lib/api-client';
 import { useConfig } from '@/lib/config-context';
+import { usePageRestored } from '@/lib/use-page-restored';
 import { useFieldErrors } from '@/lib/use-field-errors';
 import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf, needsTwoFactor } from '../api/auth-request';
@@ -40,6 +41,7 @@ export function LoginPage() {
   const finishSignIn = useFinishSignIn();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [isPending, setPending] = useState(false);
+  usePageRestored(useCallback(() => setPending(false), []));
   const [isSendingLink, setSendingLink] = useState(false);
   const { errors, setErrors, clear, setFromServer } = useFieldErrors<keyof LoginValues>();
   const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();

@@ -16,9 +16,25 @@ describe('MagicLinkPage', () => {
   it('names the account the link opens, and signs no one in until Continue is pressed', async () => {
     const api = mockApi({ '/auth/magic-link/tok': shown('asha@example.com') });
     renderWithApp(null, { route: '/magic-link/tok', routes });
-    expect(await screen.findByRole('button', { name: 'Continue' })).toBeInTheDocument();
-    expect(screen.getByText('Press Continue to sign in to your Talent Suite account as asha@example.com.')).toBeInTheDocument();
+    const button = await screen.findByRole('button', { name: 'Continue' });
+    // Read with the button, and announced when it is known.
+    expect(button).toHaveAccessibleDescription('Signing in as asha@example.com');
+    expect(screen.getByRole('status')).toHaveTextContent('Signing in as asha@example.com');
     expect(api.fetchMock.mock.calls.map(([, init]) => init?.method)).toEqual(['GET']);
+  });
+
+  it('keeps a good link when the check could not be made, and tries again', async () => {
+    mockApi({
+      '/auth/magic-link/busy': [
+        { status: 503, body: { success: false, code: 'SERVICE_UNAVAILABLE', message: 'The server is busy. Please try again.' } },
+        shown('asha@example.com'),
+      ],
+    });
+    renderWithApp(null, { route: '/magic-link/busy', routes });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The server is busy. Please try again.');
+    expect(screen.queryByRole('link', { name: 'Back to Sign In' })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Continue' })).toHaveAccessibleDescription('Signing in as asha@example.com');
   });
 
   it('offers no Continue until it knows whose account the link opens', async () => {
