@@ -8,10 +8,7 @@ import { paths } from '@/config/paths';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { REAUTHENTICATE_MUTATION } from '@/lib/reauthenticate';
 import { useConfig } from '@/lib/config-context';
-import { postLogout } from '@/lib/logout-request';
-import { markSignedOut } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { clearStoredToken } from '@/lib/token-storage';
+import { signOut } from '@/lib/logout-request';
 import { codeError, passwordError } from '@/lib/validation';
 
 type ConfirmIdentityDialogProps = {
@@ -51,18 +48,9 @@ function OpenDialog({ twoFactorEnabled, onCancel, onConfirmed }: Omit<ConfirmIde
   // page brings the person back to this page afterwards.
   const signInAgain = async () => {
     setSigningOut(true);
-    const failure = await postLogout(apiBaseUrl);
+    const signedOut = await signOut(apiBaseUrl);
     setSigningOut(false);
-    // As the header's Logout ends (lib/logout.ts, which keeps its request out of the home
-    // page's bundle; sharing this part would split that bundle, measured), then back here.
-    if (failure !== null) {
-      toast.error(`Logout failed: ${failure}`);
-      return;
-    }
-    clearStoredToken();
-    markSignedOut();
-    toast.success('Logged out successfully');
-    void navigate(paths.auth.login.getHref({ redirect: `${location.pathname}${location.search}` }));
+    if (signedOut) void navigate(paths.auth.login.getHref({ redirect: `${location.pathname}${location.search}` }));
   };
 
   const field = useCode ? 'code' : 'password';
