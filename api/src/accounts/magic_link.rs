@@ -23,11 +23,25 @@ use crate::{
 pub const LINK_TTL: Duration = Duration::minutes(15);
 pub const LINK_SENT: &str = "If an account exists for this email, a sign-in link has been sent.";
 pub const TOO_MANY_REQUESTS: &str = "Too many links asked for this email. Please try again later.";
+pub const REDIRECT_RULE: &str = "Redirect must be a page of this site, such as /security";
+pub const MAX_REDIRECT: usize = 512;
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct MagicLinkForm {
     pub email: Option<String>,
+    /// A page of this site to open once signed in (the page that asked the person to sign in
+    /// again); the mailed link carries it. Absent, the link lands on the home page.
+    pub redirect: Option<String>,
+}
+
+/// Whether `path` is a page of this site to come back to, as the site's own rule has it: one
+/// leading '/', not '//' (another host to a browser), printable ASCII with no backslash.
+pub fn is_return_path(path: &str) -> bool {
+    path.len() <= MAX_REDIRECT
+        && path.starts_with('/')
+        && !path[1..].starts_with('/')
+        && path.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
 }
 
 /// Mails a sign-in link when the account exists (and is not suspended), and a note that there
@@ -38,11 +52,23 @@ pub struct MagicLinkForm {
 /// reset links.
 #[tracing::instrument(skip_all)]
 pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) -> Result<()> {
+    let redirect = match form.redirect.as_deref() {
+        None | Some("") => None,
+        Some(path) if is_return_path(path) => Some(path),
+        Some(_) => return Err(Error::field("redirect", REDIRECT_RULE)),
+    };
     // The same counter as forgot-password: a mailbox gets at most five links of either kind.
     let LinkRequest { email, account } = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
+    let link = match redirect {
+        Some(path) => {
+            let query: String = url::form_urlencoded::byte_serialize(path.as_bytes()).collect();
+            format!("{main}/magic-link/{token}?redirect={query}")
+        }
+        None => format!("{main}/magic-link/{token}"),
+    };
     let txn = crate::db::begin_write(&ctx.db).await?;
     match account {
         Some(user) => {
@@ -50,7 +76,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
                 &ctx.config.app_name,
                 &user.email,
                 &user.name,
-                &format!("{main}/magic-link/{token}"),
+                &link,
                 LINK_TTL.num_minutes(),
             );
             sign_in_links::ActiveModel {
@@ -175,5 +201,28 @@ mod tests {
     fn a_masked_address_keeps_its_first_letter_and_its_domain() {
         assert_eq!(super::masked("asha@example.com"), "a•••@example.com");
         assert_eq!(super::masked("é@x.example"), "é•••@x.example");
+    }
+
+    #[test]
+    fn only_a_page_of_this_site_is_a_return_path() {
+        for good in ["/", "/security", "/security?tab=sessions#passkeys", "/a%20b"] {
+            assert!(super::is_return_path(good), "{good}");
+        }
+        for bad in [
+            "",
+            "security",
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example/",
+            "/a b",
+            "/a\tb",
+            "/é",
+        ] {
+            assert!(!super::is_return_path(bad), "{bad}");
+        }
+        assert!(
+            !super::is_return_path(&format!("/{}", "a".repeat(512))),
+            "over 512"
+        );
     }
 }

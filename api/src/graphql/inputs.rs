@@ -81,7 +81,13 @@ input!(
     }
 );
 input!(ForgotPasswordInput => ForgotForm { email: Option<String> });
-input!(MagicLinkInput => MagicLinkForm { email: Option<String> });
+input!(
+    MagicLinkInput => MagicLinkForm {
+        email: Option<String>,
+        /// A page of this site to open once signed in (such as /security); the link carries it.
+        redirect: Option<String>,
+    }
+);
 input!(ResetPasswordInput => ResetForm { password: Option<String> });
 input!(
     ChangePasswordInput => ChangePasswordForm {

@@ -9,7 +9,7 @@ use super::{
     envelope::{Answer, Reply},
     input::Input,
     openapi::{
-        email, name, new_password, object, ok, operation, password, reset_rule_password, secret,
+        email, name, new_password, object, ok, operation, or_null, password, reset_rule_password, secret,
         session_data, sign_in_data, string, user_data,
     },
     routes::Routes,
@@ -38,6 +38,8 @@ use crate::{
 pub fn routes() -> Routes {
     let role = || json!({ "enum": ["career", "campus", "hire"] });
     let email_only = || object(&[("email", email())], &["email"]);
+    // magic_link::is_return_path: one leading '/', not '//', printable ASCII but '\'.
+    let return_path = || json!({ "type": "string", "maxLength": magic_link::MAX_REDIRECT, "pattern": "^(?:/(?:[!-.0-\\[\\]-~][!-\\[\\]-~]*)?)?$", "description": "A page of this site to open once signed in (empty: the home page)" });
     let country_code = || json!({ "type": "string", "pattern": "^\\+[0-9]{1,3}$" });
     let phone = || json!({ "type": "string", "pattern": "^[0-9]{6,14}$", "description": "The digits after the country code" });
     let id_token = || json!({ "type": "string", "minLength": 1, "pattern": "\\S" });
@@ -75,7 +77,7 @@ pub fn routes() -> Routes {
             .body(email_only())
             .answers(("200", ok("If an account exists for this email, a reset link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
         .post("/auth/magic-link", request_magic_link, operation("Mail a sign-in link when the account exists (same answer either way)")
-            .body(email_only())
+            .body(object(&[("email", email()), ("redirect", or_null(return_path()))], &["email"]))
             .answers(("200", ok("If an account exists for this email, a sign-in link has been sent.", None)), &[("400", "Field errors"), ("429", "Too many requests for this email")]))
         .get("/auth/magic-link/{token}", show_magic_link, operation("The email a sign-in link signs in to, without using it (the page shows it with Continue; masked when two-factor is on)")
             .token_param("token")

@@ -116,6 +116,47 @@ db_test! {
 }
 
 db_test! {
+    async fn a_link_asked_for_from_a_page_of_this_site_brings_the_person_back_to_it(app: TestApp) {
+        // "Confirm it's you" sent a person with no password to sign in again from /security.
+        app.signed_up("back@example.com").await;
+        let asked = app.post("/api/auth/magic-link", json!({ "email": "back@example.com", "redirect": "/security?tab=sessions" })).await;
+        assert_eq!(json_of(asked, StatusCode::OK).await["message"], SENT);
+        let token = link_token(&app, "back@example.com", 1).await;
+        let mail = app.mail.wait_for("back@example.com", 2).await.pop().unwrap();
+        assert!(
+            mail.text().contains(&format!("/magic-link/{token}?redirect=%2Fsecurity%3Ftab%3Dsessions")),
+            "{}",
+            mail.text()
+        );
+        // Never another site, nor anything a browser could read as one; the same answer
+        // whether or not the email has an account.
+        for bad in ["//evil.example/", "https://evil.example/", "/\\evil.example", "security", "/a b"] {
+            for email in ["back@example.com", "nobody@example.com"] {
+                let refused = json_of(app.post("/api/auth/magic-link", json!({ "email": email, "redirect": bad })).await, StatusCode::BAD_REQUEST).await;
+                assert_eq!(refused["errors"]["redirect"], "Redirect must be a page of this site, such as /security", "{bad}");
+            }
+        }
+        // Null is no redirect, as the contract says (the fuzzer sent it).
+        let none = app.post("/api/auth/magic-link", json!({ "email": "nobody@example.com", "redirect": null })).await;
+        assert_eq!(json_of(none, StatusCode::OK).await["message"], SENT);
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let rule = &doc["paths"]["/auth/magic-link"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["redirect"];
+        assert_eq!(rule["type"], json!(["string", "null"]), "{rule}");
+        let pattern = regex::Regex::new(rule["pattern"].as_str().unwrap()).unwrap();
+        assert!(pattern.is_match("/security?tab=sessions") && pattern.is_match(""), "{rule}");
+        for bad in ["//evil.example/", "/\\evil.example", "security", "/a b"] {
+            assert!(!pattern.is_match(bad), "{bad} against {rule}");
+        }
+        // GraphQL takes it too.
+        let gql = app.graphql(None, "mutation($input: MagicLinkInput!) { requestMagicLink(input: $input) { message } }", json!({ "input": { "email": "back@example.com", "redirect": "/security" } })).await;
+        assert_eq!(gql["data"]["requestMagicLink"]["message"], SENT, "{gql}");
+        let second = link_token(&app, "back@example.com", 2).await;
+        let mails = app.mail.wait_for("back@example.com", 3).await;
+        assert!(mails[2].text().contains(&format!("/magic-link/{second}?redirect=%2Fsecurity")), "{}", mails[2].text());
+    }
+}
+
+db_test! {
     async fn two_factor_still_asks_for_its_code_after_a_link(app: TestApp) {
         let (_, secret, _) = enrolled(&app, "guarded@example.com").await;
         assert_eq!(ask(&app, "guarded@example.com").await.status(), StatusCode::OK);

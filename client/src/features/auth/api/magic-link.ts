@@ -1,9 +1,12 @@
 import { apiRequest, toApiError } from '@/lib/api-client';
 import { postAuth, type AuthResult, type SignInStepData } from './auth-request';
 
-/** POST /auth/magic-link: the same answer whether or not the account exists. */
-export const requestMagicLink = (apiBaseUrl: string, email: string): Promise<AuthResult<unknown>> =>
-  postAuth<unknown>(apiBaseUrl, '/auth/magic-link', { email }, 'Failed to send the sign-in link');
+/**
+ * POST /auth/magic-link: the same answer whether or not the account exists. `redirect`, a page
+ * of this site, rides in the mailed link and is opened once signed in.
+ */
+export const requestMagicLink = (apiBaseUrl: string, email: string, redirect?: string | null): Promise<AuthResult<unknown>> =>
+  postAuth<unknown>(apiBaseUrl, '/auth/magic-link', redirect ? { email, redirect } : { email }, 'Failed to send the sign-in link');
 
 /**
  * GET /auth/magic-link/{token}: the email of the account the link opens, without using it; or

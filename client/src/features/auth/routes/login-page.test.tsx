@@ -35,6 +35,22 @@ describe('LoginPage', () => {
     expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
   });
 
+  it('sends the page of this site that asked for a sign-in with the link, and no other', async () => {
+    const api = mockApi({ '/auth/magic-link': { status: 200, body: { success: true, message: 'sent' } } });
+    const { events } = setup(`/login?redirect=${encodeURIComponent('/security?tab=sessions')}`);
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    await waitFor(() => expect(api.calls('/auth/magic-link')).toEqual([{ email: 'asha@example.com', redirect: '/security?tab=sessions' }]));
+  });
+
+  it('sends no redirect with the link for another site', async () => {
+    const api = mockApi({ '/auth/magic-link': { status: 200, body: { success: true, message: 'sent' } } });
+    const { events } = setup(`/login?redirect=${encodeURIComponent('//evil.example/x')}`);
+    await events.type(screen.getByLabelText(/Email/), 'asha@example.com');
+    await events.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    await waitFor(() => expect(api.calls('/auth/magic-link')).toEqual([{ email: 'asha@example.com' }]));
+  });
+
   it('shows the required errors, and each clears when its field is edited', async () => {
     const api = mockApi({});
     const { events } = setup();

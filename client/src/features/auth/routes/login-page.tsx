@@ -86,7 +86,8 @@ export function LoginPage() {
     }
     setSendingLink(true);
     try {
-      const result = await requestMagicLink(apiBaseUrl, values.email.trim());
+      // A page of this site that sent the person here ("Confirm it's you") rides in the link.
+      const result = await requestMagicLink(apiBaseUrl, values.email.trim(), returnPath);
       accountToast.success(result.message || 'If an account exists for this email, a sign-in link has been sent.');
     } catch (error) {
       setFromServer(fieldErrorsOf(error), FIELDS);

@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mockApi } from '@/test/mock-api';
 import { renderWithApp } from '@/test/render';
+import { fullPageNavigation } from '../hooks/use-finish-sign-in';
 import { MagicLinkPage } from './magic-link-page';
 
 const routes = [
@@ -63,6 +64,37 @@ describe('MagicLinkPage', () => {
     // Said on the page, where it stays (a toast says it too, for 3 s).
     expect(await screen.findByText('Sign-in link is invalid', { selector: 'p[role="alert"]' })).toBeVisible();
     expect(api.calls('/auth/magic-link/gone')).toEqual([undefined, {}]);
+  });
+
+  it('keeps Continue when signing in could not be done this time', async () => {
+    const api = mockApi({
+      '/auth/magic-link/flaky': [
+        shown('asha@example.com'),
+        { status: 503, body: { success: false, code: 'SERVICE_UNAVAILABLE', message: 'The server is busy. Please try again.' } },
+      ],
+    });
+    renderWithApp(null, { route: '/magic-link/flaky', routes });
+    const events = userEvent.setup();
+    await events.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('The server is busy. Please try again.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to Sign In' })).not.toBeInTheDocument();
+    const again = await screen.findByRole('button', { name: 'Continue' });
+    expect(again).toBeEnabled();
+    await events.click(again);
+    expect(api.calls('/auth/magic-link/flaky')).toEqual([undefined, {}, {}]);
+  });
+
+  it('ends at the page the link was asked from', async () => {
+    const assign = vi.spyOn(fullPageNavigation, 'assign').mockImplementation(() => {});
+    mockApi({
+      '/auth/magic-link/back': [
+        shown('asha@example.com'),
+        { status: 200, body: { success: true, message: 'Logged in successfully', data: { user: { id: 'u1', name: 'Asha', email: 'asha@example.com', role: 'career' }, token: 'jwt-1' } } },
+      ],
+    });
+    renderWithApp(null, { route: `/magic-link/back?redirect=${encodeURIComponent('/security?tab=sessions')}`, routes });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://main.example.test/security?tab=sessions'));
   });
 
   it('hands a two-factor challenge to the login page', async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
@@ -19,6 +19,9 @@ import { loginTarget } from '../utils/redirect-target';
  * the link opens (masked when two-factor is on), so a link someone asked for their own account
  * and sent on is not followed into that account unseen.
  */
+/** Only the link's own answers end it: unknown or used (400), expired (410), a suspended account (403). */
+const endsTheLink = (error: unknown) => error instanceof ApiError && [400, 403, 410].includes(error.status);
+
 export function MagicLinkPage() {
   const { token } = useParams();
   if (!token) return <Navigate to={paths.auth.login.getHref()} replace />;
@@ -29,6 +32,7 @@ export function MagicLinkPage() {
 function ContinueWithLink({ token }: { token: string }) {
   const { apiBaseUrl, platformUrls } = useConfig();
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
   const finishSignIn = useFinishSignIn();
   const [isPending, setPending] = useState(false);
   usePageRestored(useCallback(() => setPending(false), []));
@@ -44,8 +48,7 @@ function ContinueWithLink({ token }: { token: string }) {
     showMagicLink(apiBaseUrl, token, controller.signal).then(setEmail, (error: unknown) => {
       if (controller.signal.aborted) return;
       const message = failureMessage(error, 'Sign-in failed');
-      // Only the link's own answers end it: unknown or used, expired, a suspended account.
-      if (error instanceof ApiError && [400, 403, 410].includes(error.status)) setFailure(message);
+      if (endsTheLink(error)) setFailure(message);
       else setUnsure(message);
     });
     return () => controller.abort();
@@ -54,7 +57,8 @@ function ContinueWithLink({ token }: { token: string }) {
   const onContinue = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setPending(true);
-    const target = loginTarget(null, platformUrls);
+    // The page the link was asked from (its `redirect`), under the login page's own rule.
+    const target = loginTarget(searchParams.get('redirect'), platformUrls);
     try {
       const result = await signInWithMagicLink(apiBaseUrl, token);
       if (needsTwoFactor(result.data)) {
@@ -67,7 +71,8 @@ function ContinueWithLink({ token }: { token: string }) {
     } catch (error) {
       const message = failureMessage(error, 'Sign-in failed');
       accountToast.error(message);
-      setFailure(message);
+      // A link that could not be used this time (the network, a busy server) keeps Continue.
+      if (endsTheLink(error)) setFailure(message);
       setPending(false);
     }
   };
