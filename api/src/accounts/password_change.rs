@@ -96,6 +96,10 @@ pub async fn change(
     user.updated_at = Set(Utc::now());
     let user = user.update(&txn).await?;
     let ended = sessions::end_all(&txn, user.id, Some(viewer.session_id)).await?;
+    // A reset or sign-in link mailed before the change (to whoever read the mailbox then) must
+    // not undo it, nor a second step won with the old password finish.
+    super::forget_mailed_secrets(&txn, user.id, None).await?;
+    super::two_factor::forget_challenges(&txn, user.id).await?;
     let forgot = format!("{}/forgot-password", ctx.config.platforms.main);
     let notice = mail::password_changed(&ctx.config.app_name, &user.email, &user.name, &forgot);
     mail::enqueue(&txn, notice.about(user.id)).await?;

@@ -191,6 +191,8 @@ pub async fn reset(
     // The link verified the email: a verification code mailed before it must not sign in, and
     // every other link mailed before this one dies with it.
     super::forget_mailed_secrets(&txn, user.id, Some(row.id)).await?;
+    // A second step won with the old password does not finish after it.
+    super::two_factor::forget_challenges(&txn, user.id).await?;
     if !was_verified {
         super::forget_unproven(&txn, user.id, "a reset link", client).await?;
     }

@@ -270,6 +270,49 @@ db_test! {
 }
 
 db_test! {
+    async fn a_new_password_ends_the_links_and_second_steps_begun_before_it(app: TestApp) {
+        let email = "renewed@example.com";
+        let (token, secret, _) = crate::two_factor::enrolled(&app, email).await;
+        // Someone who read the mailbox once kept a reset link; someone with the old password
+        // stands at the second step.
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": email })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for(email, 3).await;
+        let reset = crate::helpers::reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
+        let step = json_of(app.login(email, PASSWORD).await, StatusCode::OK).await;
+        let challenge = step["data"]["challenge"].as_str().unwrap().to_owned();
+        // The owner changes the password: neither finishes after it.
+        let body = json!({ "currentPassword": PASSWORD, "password": "secondRiver42", "confirmPassword": "secondRiver42" });
+        json_of(app.put_as(&token, "/api/users/password", body).await, StatusCode::OK).await;
+        let stale = json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "takenRiver42" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(stale["message"], "Reset link is invalid");
+        let late = app.post("/api/auth/login/two-factor", json!({ "challenge": challenge, "code": crate::two_factor::app_code(&secret, 1) })).await;
+        assert_eq!(late.status(), StatusCode::GONE);
+        json_of(app.login(email, "secondRiver42").await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
+    async fn a_code_that_confirms_it_is_you_waits_out_the_emails_delay_like_a_sign_in(app: TestApp) {
+        // A stolen session of an account with two-factor on guesses codes to confirm it's
+        // them: the email's sign-in throttle counts them too, not only the hourly cap.
+        let email = "confirm@example.com";
+        let (token, secret, _) = crate::two_factor::enrolled(&app, email).await;
+        for address in ["127.0.10.2", "127.0.10.3", "127.0.10.4", "127.0.10.5"] {
+            for _ in 0..5 {
+                let status = app.client_at(address).post(app.url("/api/auth/login"))
+                    .json(&json!({ "email": email, "password": "wrong" })).send().await.unwrap().status();
+                assert_eq!(status, StatusCode::UNAUTHORIZED);
+            }
+        }
+        let confirm = app.client_at("127.0.10.6").post(app.url("/api/auth/reauthenticate"))
+            .bearer_auth(&token)
+            .json(&json!({ "code": crate::two_factor::app_code(&secret, 1) }))
+            .send().await.unwrap();
+        assert_eq!(confirm.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+}
+
+db_test! {
     async fn an_email_code_left_from_before_a_reset_does_not_skip_two_factor(app: TestApp) {
         let email = "leftover@example.com";
         assert_eq!(app.register(email).await.status(), StatusCode::CREATED);

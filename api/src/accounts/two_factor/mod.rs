@@ -246,21 +246,41 @@ impl AccountCap {
     }
 }
 
-/// Checks a second-factor code for `user` outside sign-in (confirming it's them): the same
-/// per-account cap as sign-in, and the code is used up when right.
+/// Checks a second-factor code for `user` outside sign-in (confirming it's them): the sign-in
+/// throttle and the per-account cap, as sign-in's second step takes them, and the code is used
+/// up when right. The cap alone opens again every hour; the email's throttle remembers a day of
+/// failures, so a stolen session cannot guess ten codes an hour for as long as it lives.
 ///
 /// # Errors
-/// 429 while the account's second step is closed; a database failure.
+/// 429 while a throttle holds or the account's second step is closed; a database failure.
 #[tracing::instrument(skip_all)]
 pub async fn check_code(ctx: &Context, user: &users::Model, code: &str, client: &ClientInfo) -> Result<bool> {
+    let email =
+        super::fields::Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
+    let throttle = super::throttle::Throttle::new(ctx, &email, Some(user), client);
+    throttle.take(ctx).await?;
     let cap = AccountCap::new(ctx, user.id);
     let taken = cap.take(ctx, user, client).await?;
     if redeem(ctx, &ctx.db, user, code).await?.is_some() {
         cap.give_back(ctx).await?;
+        throttle.succeeded(ctx).await?;
         return Ok(true);
     }
     cap.wrong_code(ctx, user, taken, client).await?;
     Ok(false)
+}
+
+/// Ends every pending second step of `user_id` (a new password was set: a challenge won with the
+/// old one must not finish).
+///
+/// # Errors
+/// On a database failure.
+pub async fn forget_challenges(db: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
+    two_factor_challenges::Entity::delete_many()
+        .filter(two_factor_challenges::Column::UserId.eq(user_id))
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 /// Two-factor off for `user`: the secret, the recovery codes and any pending challenge go.
