@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { ApolloFrame } from '../testing/apollo-frame';
-import { adminUser, fail, mockAdminApi, ok, userDetails } from '../testing/mock-admin-api';
+import { adminUser, auditEvent, fail, mockAdminApi, ok, userDetails } from '../testing/mock-admin-api';
 import { AdminUserPage } from './admin-user-page';
 
 const render = (id = 'u1') =>
@@ -106,12 +106,16 @@ describe('AdminUserPage', () => {
   });
 
   it('signs one session out, signs out everywhere, resends verification and changes the role', async () => {
+    let user = adminUser({ emailVerified: false, status: 'pending' });
     const api = mockAdminApi({
-      'GET /admin/users/u1': ok(userDetails({ user: adminUser({ emailVerified: false, status: 'pending' }) })),
+      'GET /admin/users/u1': () => ok(userDetails({ user })),
       'DELETE /admin/users/u1/sessions/s1': ok(null, 'Session signed out'),
       'POST /admin/users/u1/sign-out': ok(null, 'Signed out everywhere'),
       'POST /admin/users/u1/resend-verification': ok(null, 'Verification email sent'),
-      'PUT /admin/users/u1/role': (body) => ok({ user: adminUser({ role: (body as { role: 'hire' }).role, emailVerified: false, status: 'pending' }) }, 'Role updated'),
+      'PUT /admin/users/u1/role': (body) => {
+        user = { ...user, role: (body as { role: 'hire' }).role };
+        return ok({ user }, 'Role updated');
+      },
     });
     const events = userEvent.setup();
     render();
@@ -130,6 +134,43 @@ describe('AdminUserPage', () => {
     expect(await screen.findByText('Role updated')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/admin/users/u1/role')[0]?.body).toEqual({ role: 'hire' });
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save role' })).toBeDisabled());
+  });
+
+  it('reloads the account after a role change, since the server ended its sessions', async () => {
+    let details = userDetails();
+    const api = mockAdminApi({
+      'GET /admin/users/u1': () => ok(details),
+      'PUT /admin/users/u1/role': () => {
+        details = userDetails({ user: adminUser({ role: 'hire' }), sessions: [], audit: [auditEvent(), auditEvent({ id: 'e2', kind: 'role_changed' })] });
+        return ok({ user: adminUser({ role: 'hire' }) }, 'Role updated');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    const form = await screen.findByRole('form', { name: 'Change role' });
+    expect(within(section('Sessions')).getByRole('button', { name: 'Sign out Firefox on Linux' })).toBeInTheDocument();
+    await events.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'hire');
+    await events.click(within(form).getByRole('button', { name: 'Save role' }));
+    expect(await screen.findByText('Role updated')).toBeInTheDocument();
+    await waitFor(() => expect(within(section('Sessions')).queryByRole('button', { name: 'Sign out Firefox on Linux' })).not.toBeInTheDocument());
+    expect(within(section('Audit trail')).getByRole('table')).toHaveTextContent('role_changed');
+    expect(api.callsTo('GET', '/admin/users/u1')).toHaveLength(2);
+  });
+
+  it('reloads the account when resending verification is refused because the email is verified meanwhile', async () => {
+    let details = userDetails({ user: adminUser({ emailVerified: false, status: 'pending' }) });
+    mockAdminApi({
+      'GET /admin/users/u1': () => ok(details),
+      'POST /admin/users/u1/resend-verification': () => {
+        details = userDetails();
+        return fail(409, 'Email is already verified', 'CONFLICT');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Resend verification' }));
+    expect(await screen.findByText('Email is already verified')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Resend verification' })).not.toBeInTheDocument());
   });
 
   it('offers no actions on the admin’s own account', async () => {

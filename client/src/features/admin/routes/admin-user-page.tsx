@@ -134,6 +134,8 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
       const updated = result.data?.user;
       setData((current) => ({ ...current, user: { ...current.user, ...(updated ?? { role }) } }));
       accountToast.success(result.message || 'Role updated');
+      // The server ended the user's sessions and recorded the change.
+      void refresh();
     } catch (error) {
       setRoleError(fieldErrorsOf(error).role);
       accountToast.error(failureMessage(error));
@@ -180,7 +182,8 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
               onSuspend={() => setDialog('suspend')}
               onRestore={() => void run('restore', () => restoreUser(apiBaseUrl, user.id), 'Account restored', () => void refresh())}
               onSignOutEverywhere={() => void run('sign-out', () => signOutUser(apiBaseUrl, user.id), 'Signed out everywhere', () => void refresh())}
-              onResendVerification={() => void run('resend', () => resendVerification(apiBaseUrl, user.id), 'Verification email sent')}
+              // Refreshed either way: a refusal ("Email is already verified") means the page is out of date.
+              onResendVerification={() => void run('resend', () => resendVerification(apiBaseUrl, user.id), 'Verification email sent').then(refresh)}
               onDelete={() => setDialog('delete')}
             />
             <ChangeRoleForm role={user.role} pending={pending === 'role'} error={roleError} onEdit={() => setRoleError(undefined)} onSave={(role) => void saveRole(role)} />

@@ -16,7 +16,15 @@ describe('admin forms', () => {
   it('read a seat limit as a whole number, blank as no limit', () => {
     expect(parseSeatLimit('')).toEqual({ ok: true, value: null });
     expect(parseSeatLimit(' 25 ')).toEqual({ ok: true, value: 25 });
-    for (const bad of ['0', '-3', '2.5', 'ten']) expect(parseSeatLimit(bad)).toEqual({ ok: false, error: SEAT_LIMIT_ERROR });
+    for (const bad of ['-3', '2.5', 'ten']) expect(parseSeatLimit(bad)).toEqual({ ok: false, error: SEAT_LIMIT_ERROR });
+  });
+
+  it("read a seat limit only up to the server's 1,000,000, in the server's words", () => {
+    expect(parseSeatLimit('1000000')).toEqual({ ok: true, value: 1_000_000 });
+    expect(parseSeatLimit('1')).toEqual({ ok: true, value: 1 });
+    for (const bad of ['0', '1000001', '999999999', '12345678901234567890']) {
+      expect(parseSeatLimit(bad)).toEqual({ ok: false, error: 'Seat limit must be a whole number from 1 to 1000000' });
+    }
   });
 
   it('read redirect URIs one per line, blank lines and repeats dropped', () => {

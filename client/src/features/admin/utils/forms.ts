@@ -10,12 +10,20 @@ export const emailMatches = (typed: string, email: string): boolean => typed.tri
 
 export const SEAT_LIMIT_ERROR = 'Enter a whole number of seats, or leave it blank for no limit';
 
-/** The seat limit as typed: blank is no limit (null); otherwise a whole number of at least 1. */
+/** The server's highest seat limit (`MAX_SEATS` in api/src/organizations/mod.rs). */
+export const MAX_SEATS = 1_000_000;
+
+/** The server's own words for a whole number out of range. */
+export const SEAT_LIMIT_RANGE_ERROR = `Seat limit must be a whole number from 1 to ${MAX_SEATS}`;
+
+/** The seat limit as typed: blank is no limit (null); otherwise a whole number from 1 to MAX_SEATS. */
 export function parseSeatLimit(text: string): { ok: true; value: number | null } | { ok: false; error: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true, value: null };
-  if (!/^\d{1,9}$/.test(trimmed) || Number(trimmed) < 1) return { ok: false, error: SEAT_LIMIT_ERROR };
-  return { ok: true, value: Number(trimmed) };
+  if (!/^\d+$/.test(trimmed)) return { ok: false, error: SEAT_LIMIT_ERROR };
+  const value = Number(trimmed);
+  if (value < 1 || value > MAX_SEATS) return { ok: false, error: SEAT_LIMIT_RANGE_ERROR };
+  return { ok: true, value };
 }
 
 /** Redirect URIs typed one per line: each trimmed, blank lines and repeats dropped. */

@@ -29,7 +29,8 @@ function newsServer(initial: Post[]) {
       if (operationName === 'UpdateNews') {
         const update = variables.input as Partial<Post>;
         posts = posts.map((post) => (post.id === variables.id ? { ...post, ...update } : post));
-        return jsonResponse(200, { data: { updateNews: { __typename: 'NewsPayload', message: 'News item updated', item: { __typename: 'NewsItem', id: variables.id } } } });
+        const updated = posts.find((post) => post.id === variables.id) as Post;
+        return jsonResponse(200, { data: { updateNews: { __typename: 'NewsPayload', message: 'News item updated', item: node(updated) } } });
       }
       if (operationName === 'DeleteNews') {
         posts = posts.filter((post) => post.id !== variables.id);
@@ -71,5 +72,57 @@ describe('NewsAdminPanel', () => {
     await events.click(within(ask).getByRole('button', { name: 'Delete post' }));
     expect(await screen.findByText('News item deleted')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('No posts yet.')).toBeInTheDocument());
+  });
+  it('keeps the pages loaded with "Load more" when a post on a later page is edited or deleted', async () => {
+    const node = (id: string, title: string) => ({ __typename: 'NewsItem', id, title, summary: `About ${title}.`, body: 'Text.', imageUrl: null, published: true, publishedAt: '2025-01-10T09:00:00Z', createdAt: '2025-01-10T09:00:00Z', author: null });
+    const firstPage = Array.from({ length: 10 }, (_, index) => node(`p${index}`, `Post ${index}`));
+    let later = node('p10', 'Post 10');
+    const feeds: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(async (input, init) => {
+        if (String(input).endsWith('/auth/verify')) return jsonResponse(200, { success: true, data: { user: { id: 'a1', name: 'Ada', role: 'admin' } } });
+        const { operationName, variables } = JSON.parse(String(init?.body)) as { operationName: string; variables: Record<string, unknown> };
+        if (operationName === 'NewsFeed') {
+          feeds.push(variables);
+          const page = variables.after === 'c10' ? { nodes: [later], nextCursor: null } : { nodes: firstPage, nextCursor: 'c10' };
+          return jsonResponse(200, { data: { news: { __typename: 'NewsConnection', ...page } } });
+        }
+        if (operationName === 'NewsItem') return jsonResponse(200, { data: { newsItem: later } });
+        if (operationName === 'UpdateNews') {
+          later = { ...later, ...(variables.input as { title: string }) };
+          return jsonResponse(200, { data: { updateNews: { __typename: 'NewsPayload', message: 'News item updated', item: later } } });
+        }
+        if (operationName === 'DeleteNews') return jsonResponse(200, { data: { deleteNews: { __typename: 'MessagePayload', message: 'News item deleted' } } });
+        return jsonResponse(200, { data: null, errors: [{ message: `No mock for ${operationName}` }] });
+      }),
+    );
+    const events = userEvent.setup();
+    renderWithApp(
+      <Apollo>
+        <NewsAdminPanel />
+      </Apollo>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('news-item')).toHaveLength(10));
+    await events.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('news-item')).toHaveLength(11));
+
+    await events.click(screen.getByRole('button', { name: /^Edit ?Post 10$/ }));
+    const title = await screen.findByRole('textbox', { name: /Title/ });
+    await events.clear(title);
+    await events.type(title, 'Post ten');
+    await events.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('News item updated')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Post ten' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('news-item')).toHaveLength(11);
+
+    await events.click(screen.getByRole('button', { name: /^Delete ?Post ten$/ }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Delete "Post ten"?' })).getByRole('button', { name: 'Delete post' }));
+    expect(await screen.findByText('News item deleted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('news-item')).toHaveLength(10));
+    expect(screen.queryByRole('link', { name: 'Post ten' })).not.toBeInTheDocument();
+    // Neither change sent the feed back to its first page.
+    expect(feeds).toHaveLength(2);
+    expect(screen.getByRole('button', { name: /^Edit ?Post 9$/ })).toBeInTheDocument();
   });
 });

@@ -9,15 +9,15 @@ type MembersListProps = {
   members: Membership[];
   myRole: MemberRole | null;
   myUserId: string;
-  /** The user id whose change is on its way: that row's controls wait. */
-  pendingUserId: string | null;
+  /** The user ids whose change is on its way: those rows' controls wait. */
+  pendingUserIds: ReadonlySet<string>;
   onChangeRole: (member: Membership, role: MemberRole) => void;
   onRemove: (member: Membership) => void;
   onLeave: () => void;
 };
 
 /** One row per member: name, email, since when, and the controls the caller's role allows. */
-export function MembersList({ members, myRole, myUserId, pendingUserId, onChangeRole, onRemove, onLeave }: MembersListProps) {
+export function MembersList({ members, myRole, myUserId, pendingUserIds, onChangeRole, onRemove, onLeave }: MembersListProps) {
   return (
     <ul className="divide-y divide-ink-200 rounded-xl ring-1 ring-ink-200">
       {members.map((member) => (
@@ -26,7 +26,7 @@ export function MembersList({ members, myRole, myUserId, pendingUserId, onChange
           member={member}
           isSelf={member.user.id === myUserId}
           myRole={myRole}
-          pending={pendingUserId === member.user.id}
+          pending={pendingUserIds.has(member.user.id)}
           onChangeRole={(role) => onChangeRole(member, role)}
           onRemove={() => onRemove(member)}
           onLeave={onLeave}

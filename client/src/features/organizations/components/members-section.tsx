@@ -6,8 +6,9 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
+import { usePendingIds } from '@/lib/use-pending-ids';
 import { removeMember } from '../api/remove-member';
-import { failureMessage } from '../api/request';
+import { failureMessage, statusOf } from '../api/request';
 import type { MemberRole, Membership, Organization } from '../api/types';
 import { updateMember } from '../api/update-member';
 import { useMembers } from '../hooks/use-members';
@@ -18,57 +19,73 @@ type MembersSectionProps = {
   organization: Organization;
   myUserId: string;
   onOrganizationChange: Dispatch<SetStateAction<Organization>>;
+  /**
+   * A member's role was changed or they were removed: the server then revokes the pending
+   * invitations they sent, so the invitations shown are out of date.
+   */
+  onMembersChanged?: () => void;
 };
 
 type Confirming = { kind: 'remove'; member: Membership } | { kind: 'leave' } | null;
 
 /** The members, a page at a time, with role changes, removal and leaving. */
-export function MembersSection({ organization, myUserId, onOrganizationChange }: MembersSectionProps) {
+export function MembersSection({ organization, myUserId, onOrganizationChange, onMembersChanged }: MembersSectionProps) {
   const { apiBaseUrl } = useConfig();
   const navigate = useNavigate();
   const members = useMembers(organization.id);
-  const [pendingUserId, setPendingUserId] = useState<string | null>(null);
+  const { pendingIds, start, finish } = usePendingIds();
   const [confirming, setConfirming] = useState<Confirming>(null);
   const closeConfirm = useCallback(() => setConfirming(null), []);
 
+  /** A member the server no longer has (removed elsewhere): their row goes. */
+  const dropIfGone = (member: Membership, error: unknown) => {
+    if (statusOf(error) !== 404) return;
+    members.remove(member.user.id);
+    onMembersChanged?.();
+  };
+
   const changeRole = async (member: Membership, role: MemberRole) => {
-    setPendingUserId(member.user.id);
+    if (!start(member.user.id)) return;
     try {
       const result = await updateMember(apiBaseUrl, organization.id, member.user.id, role);
       members.setRole(member.user.id, result.data?.member?.role ?? role);
       if (member.user.id === myUserId) onOrganizationChange((current) => ({ ...current, myRole: role }));
+      onMembersChanged?.();
       accountToast.success(result.message || 'Member updated');
     } catch (error) {
       accountToast.error(failureMessage(error));
+      dropIfGone(member, error);
     } finally {
-      setPendingUserId(null);
+      finish(member.user.id);
     }
   };
 
   const remove = async (member: Membership) => {
-    setPendingUserId(member.user.id);
+    if (!start(member.user.id)) return;
     try {
       const result = await removeMember(apiBaseUrl, organization.id, member.user.id);
       members.remove(member.user.id);
       onOrganizationChange((current) => ({ ...current, memberCount: Math.max(0, current.memberCount - 1) }));
+      onMembersChanged?.();
       accountToast.success(result.message || 'Member removed');
     } catch (error) {
       accountToast.error(failureMessage(error));
+      dropIfGone(member, error);
     } finally {
-      setPendingUserId(null);
+      finish(member.user.id);
       setConfirming(null);
     }
   };
 
   const leave = async () => {
-    setPendingUserId(myUserId);
+    if (!start(myUserId)) return;
     try {
       const result = await removeMember(apiBaseUrl, organization.id, myUserId);
       accountToast.success(result.message || 'Member removed');
       void navigate(paths.organizations.getHref());
     } catch (error) {
       accountToast.error(failureMessage(error));
-      setPendingUserId(null);
+      finish(myUserId);
       setConfirming(null);
     }
   };
@@ -83,7 +100,7 @@ export function MembersSection({ organization, myUserId, onOrganizationChange }:
           members={members.members}
           myRole={organization.myRole}
           myUserId={myUserId}
-          pendingUserId={pendingUserId}
+          pendingUserIds={pendingIds}
           onChangeRole={(member, role) => void changeRole(member, role)}
           onRemove={(member) => setConfirming({ kind: 'remove', member })}
           onLeave={() => setConfirming({ kind: 'leave' })}
@@ -106,7 +123,7 @@ export function MembersSection({ organization, myUserId, onOrganizationChange }:
         title={`Remove ${removing?.user.name || removing?.user.email || 'member'}?`}
         confirmLabel="Remove"
         pendingLabel="Removing…"
-        pending={pendingUserId !== null}
+        pending={removing !== null && pendingIds.has(removing.user.id)}
         onCancel={closeConfirm}
         onConfirm={() => {
           if (removing) void remove(removing);
@@ -119,7 +136,7 @@ export function MembersSection({ organization, myUserId, onOrganizationChange }:
         title={`Leave ${organization.name}?`}
         confirmLabel="Leave organization"
         pendingLabel="Leaving…"
-        pending={pendingUserId !== null}
+        pending={pendingIds.has(myUserId)}
         onCancel={closeConfirm}
         onConfirm={() => void leave()}
       >

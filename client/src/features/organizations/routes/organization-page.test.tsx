@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import type { Organization } from '../api/types';
 import { acme, fail, invitation, membership, mockOrgApi, ok } from '../testing/mock-org-api';
@@ -29,6 +29,26 @@ function server(myRole: Organization['myRole'], extra: Parameters<typeof mockOrg
     },
     me,
   );
+}
+
+/** Holds back the answers to `paths` ("METHOD /path") until `release(path)`. */
+function holdBack(api: ReturnType<typeof mockOrgApi>, paths: string[]) {
+  const answer = api.fetchMock.getMockImplementation() as typeof fetch;
+  const gates = new Map(
+    paths.map((path) => {
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      return [path, { promise, resolve }];
+    }),
+  );
+  vi.stubGlobal(
+    'fetch',
+    vi.fn<typeof fetch>(async (input, init) => {
+      await gates.get(`${init?.method ?? 'GET'} ${String(input).replace(/^\/api/, '')}`)?.promise;
+      return answer(input, init);
+    }),
+  );
+  return { release: (path: string) => gates.get(path)?.resolve() };
 }
 
 const row = (name: string) => screen.getAllByTestId('member').find((item) => within(item).queryAllByText(name).length > 0) as HTMLElement;
@@ -236,6 +256,132 @@ describe('OrganizationPage', () => {
     await events.click(within(item).getByRole('button', { name: 'Revoke the invitation for tara@example.com' }));
     expect(await screen.findByText('Invitation revoked')).toBeInTheDocument();
     expect(screen.getByText('No invitation is waiting for an answer.')).toBeInTheDocument();
+    expect(api.callsTo('DELETE', '/orgs/o1/invitations/i7')).toHaveLength(1);
+  });
+
+  it("reloads the pending invitations after a member's role is lowered, since theirs are revoked", async () => {
+    let pending = [invitation('i1', 'tara@example.com'), { ...invitation('i2', 'kabir@example.com'), invitedBy: { id: 'u3', name: 'Meera Iyer' } }];
+    const api = server('owner', {
+      'GET /orgs/o1/invitations': () => ok({ items: pending }),
+      'PUT /orgs/o1/members/u3': () => {
+        pending = pending.filter((item) => item.invitedBy.id !== 'u3');
+        return ok(null, 'Member updated');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(2));
+    await screen.findAllByTestId('member');
+    await events.selectOptions(within(row('Meera Iyer')).getByRole('combobox', { name: 'Role of Meera Iyer' }), 'member');
+    expect(await screen.findByText('Member updated')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(1));
+    expect(screen.queryByText('kabir@example.com')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/orgs/o1/invitations')).toHaveLength(2);
+  });
+
+  it('reloads the pending invitations after a member is removed, since theirs are revoked', async () => {
+    let pending = [{ ...invitation('i2', 'kabir@example.com'), invitedBy: { id: 'u3', name: 'Meera Iyer' } }];
+    server('owner', {
+      'GET /orgs/o1/invitations': () => ok({ items: pending }),
+      'DELETE /orgs/o1/members/u3': () => {
+        pending = [];
+        return ok(null, 'Member removed');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    await screen.findByTestId('invitation');
+    await screen.findAllByTestId('member');
+    await events.click(within(row('Meera Iyer')).getByRole('button', { name: 'Remove Meera Iyer' }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Remove Meera Iyer?' })).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Member removed')).toBeInTheDocument();
+    expect(await screen.findByText('No invitation is waiting for an answer.')).toBeInTheDocument();
+  });
+
+  it('drops a member the server no longer has when removing them answers 404', async () => {
+    server('owner', { 'DELETE /orgs/o1/members/u2': fail(404, 'Member not found', 'NOT_FOUND') });
+    const events = userEvent.setup();
+    render();
+    await screen.findAllByTestId('member');
+    await events.click(within(row('Ravi Kumar')).getByRole('button', { name: 'Remove Ravi Kumar' }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Remove Ravi Kumar?' })).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Member not found')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('member')).toHaveLength(2));
+    expect(screen.queryByText('Ravi Kumar')).not.toBeInTheDocument();
+  });
+
+  it("drops a member the server no longer has when changing their role answers 404", async () => {
+    server('owner', { 'PUT /orgs/o1/members/u2': fail(404, 'Member not found', 'NOT_FOUND') });
+    const events = userEvent.setup();
+    render();
+    await screen.findAllByTestId('member');
+    await events.selectOptions(within(row('Ravi Kumar')).getByRole('combobox', { name: 'Role of Ravi Kumar' }), 'admin');
+    expect(await screen.findByText('Member not found')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('member')).toHaveLength(2));
+    expect(screen.queryByText('Ravi Kumar')).not.toBeInTheDocument();
+  });
+
+  it('reloads the pending invitations when a revoke answers 404', async () => {
+    let pending = [invitation('i7', 'tara@example.com'), invitation('i8', 'kabir@example.com')];
+    const api = server('owner', {
+      'GET /orgs/o1/invitations': () => ok({ items: pending }),
+      'DELETE /orgs/o1/invitations/i7': () => {
+        pending = [invitation('i8', 'kabir@example.com')];
+        return fail(404, 'Invitation not found', 'NOT_FOUND');
+      },
+    });
+    const events = userEvent.setup();
+    render();
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(2));
+    await events.click(screen.getByRole('button', { name: 'Revoke the invitation for tara@example.com' }));
+    expect(await screen.findByText('Invitation not found')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(1));
+    expect(screen.queryByText('tara@example.com')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/orgs/o1/invitations')).toHaveLength(2);
+  });
+
+  it("keeps each member's controls waiting for its own answer while another member's change is on its way", async () => {
+    const api = server('owner', { 'PUT /orgs/o1/members/u2': ok(null, 'Member updated'), 'PUT /orgs/o1/members/u3': ok(null, 'Member updated') });
+    const held = holdBack(api, ['PUT /orgs/o1/members/u2', 'PUT /orgs/o1/members/u3']);
+    const events = userEvent.setup();
+    render();
+    await screen.findAllByTestId('member');
+    const ravi = within(row('Ravi Kumar')).getByRole('combobox', { name: 'Role of Ravi Kumar' });
+    const meera = within(row('Meera Iyer')).getByRole('combobox', { name: 'Role of Meera Iyer' });
+    await events.selectOptions(ravi, 'admin');
+    await events.selectOptions(meera, 'member');
+    expect(ravi).toBeDisabled();
+    expect(meera).toBeDisabled();
+    held.release('PUT /orgs/o1/members/u3');
+    await waitFor(() => expect(meera).toBeEnabled());
+    expect(ravi).toBeDisabled();
+    expect(within(row('Ravi Kumar')).getByRole('button', { name: 'Remove Ravi Kumar' })).toBeDisabled();
+    held.release('PUT /orgs/o1/members/u2');
+    await waitFor(() => expect(ravi).toBeEnabled());
+    expect(api.callsTo('PUT', '/orgs/o1/members/u2')).toHaveLength(1);
+  });
+
+  it("keeps each invitation's Revoke waiting for its own answer, and sends it once", async () => {
+    const api = server('owner', {
+      'GET /orgs/o1/invitations': ok({ items: [invitation('i7', 'tara@example.com'), invitation('i8', 'kabir@example.com')] }),
+      'DELETE /orgs/o1/invitations/i7': ok(null, 'Invitation revoked'),
+      'DELETE /orgs/o1/invitations/i8': ok(null, 'Invitation revoked'),
+    });
+    const held = holdBack(api, ['DELETE /orgs/o1/invitations/i7', 'DELETE /orgs/o1/invitations/i8']);
+    const events = userEvent.setup();
+    render();
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(2));
+    const tara = screen.getByRole('button', { name: 'Revoke the invitation for tara@example.com' });
+    const kabir = screen.getByRole('button', { name: 'Revoke the invitation for kabir@example.com' });
+    await events.click(tara);
+    await events.click(kabir);
+    expect(tara).toBeDisabled();
+    expect(kabir).toBeDisabled();
+    held.release('DELETE /orgs/o1/invitations/i8');
+    await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(1));
+    expect(tara).toBeDisabled();
+    held.release('DELETE /orgs/o1/invitations/i7');
+    expect(await screen.findByText('No invitation is waiting for an answer.')).toBeInTheDocument();
     expect(api.callsTo('DELETE', '/orgs/o1/invitations/i7')).toHaveLength(1);
   });
 

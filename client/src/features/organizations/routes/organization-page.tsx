@@ -1,5 +1,5 @@
 import { Building2 } from 'lucide-react';
-import type { Dispatch, ReactNode, SetStateAction } from 'react';
+import { useReducer, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PageHero } from '@/components/page-hero';
 import { paths } from '@/config/paths';
@@ -105,6 +105,8 @@ type OrganizationViewProps = {
 
 function OrganizationView({ organization, myUserId, onOrganizationChange }: OrganizationViewProps) {
   const { myRole } = organization;
+  // Role changes and removals revoke the invitations that member sent.
+  const [membersVersion, membersChanged] = useReducer((version: number) => version + 1, 0);
   const intro = `${myRole ? `Your role: ${ROLE_LABELS[myRole]}` : 'You are not a member'} · ${memberCountLabel(organization.memberCount)}`;
   return (
     <>
@@ -113,10 +115,10 @@ function OrganizationView({ organization, myUserId, onOrganizationChange }: Orga
       </PageHero>
       <div className="mx-auto grid max-w-4xl gap-6 px-4 py-10">
         <BackLink />
-        <MembersSection organization={organization} myUserId={myUserId} onOrganizationChange={onOrganizationChange} />
+        <MembersSection organization={organization} myUserId={myUserId} onOrganizationChange={onOrganizationChange} onMembersChanged={membersChanged} />
         {canManageOrganization(myRole) ? (
           <>
-            <InvitationsSection organization={organization} />
+            <InvitationsSection organization={organization} membersVersion={membersVersion} />
             <SettingsSection organization={organization} onOrganizationChange={onOrganizationChange} />
           </>
         ) : null}

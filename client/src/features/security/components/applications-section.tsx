@@ -1,5 +1,6 @@
 import { buttonClass } from '@/components/button-styles';
 import { SectionCard } from '@/components/section-card';
+import { ErrorMessage } from '@/components/status-messages';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLMessage } from '@/lib/graphql-errors';
 import { useApplications, useRevokeApplication } from '../api/applications';
@@ -14,7 +15,7 @@ const since = (iso: string) => new Date(iso).toLocaleDateString(undefined, { yea
 
 /** The partner applications the person allowed to sign them in, each with a revoke button. */
 export function ApplicationsSection() {
-  const { data, loading } = useApplications();
+  const { data, loading, error } = useApplications();
   const [revoke, revokeState] = useRevokeApplication();
   const apps = data?.authorizedApplications ?? [];
   const take = async (clientId: string) => {
@@ -27,6 +28,8 @@ export function ApplicationsSection() {
   };
   let body;
   if (loading && !data) body = <p className="text-ink-700">Loading applications...</p>;
+  // Without this, a failed load would read as "no application", which is not known.
+  else if (error && !data) body = <ErrorMessage>{graphQLMessage(error, 'Something went wrong')}</ErrorMessage>;
   else if (apps.length === 0) body = <p className="text-ink-700">No other application can sign you in with your account. Hire, Campus and Career always can.</p>;
   else
     body = (
