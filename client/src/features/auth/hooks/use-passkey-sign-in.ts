@@ -54,7 +54,12 @@ export function usePasskeySignIn(onSignedIn: (result: AuthResult<SignedInData>) 
         if (mediation === 'conditional' && !chosen) return false;
         const message = passkeyErrorMessage(error, 'Login failed');
         if (message) accountToast.error(message);
-        if (mediation === 'conditional') setPending(false);
+        if (mediation === 'conditional') {
+          setPending(false);
+          // The picked passkey was refused (an old challenge, say): autofill waits again, with
+          // new options, or the email field would offer passkeys that do nothing.
+          setRound((current) => current + 1);
+        }
         return false;
       }
     },

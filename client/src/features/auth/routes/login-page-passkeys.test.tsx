@@ -118,6 +118,21 @@ describe('LoginPage with passkeys', () => {
       expect(get.mock.calls[0]![0].mediation).toBe('conditional');
     });
 
+    it('waits again, with new options, after a passkey picked from autofill is refused', async () => {
+      const { get } = installWebAuthn({ conditional: true });
+      get.mockResolvedValueOnce(fakeCredential(assertionJSON)).mockImplementation(waitUntilAborted);
+      const api = mockApi({
+        '/auth/passkeys/login/start': [started('ch-old'), started('ch-new')],
+        '/auth/passkeys/login/finish': { status: 410, body: { success: false, code: 'GONE', message: 'This passkey sign-in has expired. Please try again.' } },
+      });
+      setup();
+      expect(await screen.findByText('This passkey sign-in has expired. Please try again.')).toBeInTheDocument();
+      await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+      expect(get.mock.calls.map(([options]) => options.mediation)).toEqual(['conditional', 'conditional']);
+      expect(api.calls('/auth/passkeys/login/start')).toHaveLength(2);
+      expect(screen.getByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
+    });
+
     it('stays quiet when the waiting request fails before a passkey is picked', async () => {
       const { get } = installWebAuthn({ conditional: true });
       get.mockImplementation(waitUntilAborted);
