@@ -220,6 +220,8 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
     if verified.rows_affected == 0 {
         return Err(invalid());
     }
+    // As it stands now (a suspension may have committed since it was first read).
+    let user = super::locked(&txn, user.id).await?.ok_or_else(invalid)?;
     let status = super::verified_status(user.status);
     let mut active: users::ActiveModel = user.into();
     active.email_verified = Set(true);

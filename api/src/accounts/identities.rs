@@ -14,8 +14,7 @@
 use chrono::{DateTime, Utc};
 use entity::{identities, passkeys, users};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    Set, sea_query::Expr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set,
 };
 use uuid::Uuid;
 
@@ -156,8 +155,11 @@ async fn join(
     who: &ProviderIdentity,
     client: &ClientInfo,
 ) -> Result<users::Model> {
-    let was_verified = user.email_verified;
     let txn = crate::db::begin_write(&ctx.db).await?;
+    let user = super::locked(&txn, user.id)
+        .await?
+        .ok_or_else(Error::session_expired)?;
+    let was_verified = user.email_verified;
     if !was_verified {
         super::take_back_unverified(&txn, user.id, who.provider.label(), client).await?;
     }
@@ -326,13 +328,7 @@ impl WaysIn {
     /// # Errors
     /// 401 when the account is gone; a database failure.
     pub(crate) async fn locked(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<Self> {
-        users::Entity::update_many()
-            .col_expr(users::Column::Id, Expr::col(users::Column::Id))
-            .filter(users::Column::Id.eq(user_id))
-            .exec(txn)
-            .await?;
-        let user = users::Entity::find_by_id(user_id)
-            .one(txn)
+        let user = super::locked(txn, user_id)
             .await?
             .ok_or_else(Error::session_expired)?;
         let identities = identities::Entity::find()

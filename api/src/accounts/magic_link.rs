@@ -170,6 +170,15 @@ pub async fn sign_in(ctx: &Context, token: &str, client: &ClientInfo) -> Result<
         txn.rollback().await?;
         return Err(Error::SignInLinkInvalid);
     }
+    // As it stands now: suspended since the link was looked up, it opens nothing (and the
+    // link stays unused with the rollback).
+    let user = super::locked(&txn, user.id)
+        .await?
+        .ok_or(Error::SignInLinkInvalid)?;
+    if let Err(suspended) = super::ensure_can_sign_in(&user) {
+        txn.rollback().await?;
+        return Err(suspended);
+    }
     // The link proved the mailbox: a pending account is verified by it. Whoever registered
     // the address first may not be the one who reads it (pre-hijacking), so the password,
     // sessions, codes, links and identities set up before the proof are dropped, as a

@@ -104,6 +104,24 @@ pub async fn find_by_email(db: &impl ConnectionTrait, email: &Email) -> Result<O
         .await?)
 }
 
+/// The account `id` locked inside `txn` (until it ends) and read as it now stands. A change
+/// computed from an earlier read would overwrite whatever committed since: an admin's
+/// suspension, undone by a verification that set the status it had read.
+///
+/// # Errors
+/// On a database failure.
+pub async fn locked(txn: &impl ConnectionTrait, id: Uuid) -> Result<Option<users::Model>> {
+    users::Entity::update_many()
+        .col_expr(
+            users::Column::Id,
+            sea_orm::sea_query::Expr::col(users::Column::Id),
+        )
+        .filter(users::Column::Id.eq(id))
+        .exec(txn)
+        .await?;
+    Ok(users::Entity::find_by_id(id).one(txn).await?)
+}
+
 /// Drops every code and reset link mailed to `user_id` (but the link `keep`, when one is being
 /// used): whatever proved the email before a password, a Google link or new powers must not
 /// work after them.

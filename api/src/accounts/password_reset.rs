@@ -172,6 +172,8 @@ pub async fn reset(
     if used.rows_affected == 0 {
         return Err(invalid());
     }
+    // As it stands now: the hashing took a while, and a suspension may have committed.
+    let user = super::locked(&txn, user.id).await?.ok_or_else(invalid)?;
     let was_verified = user.email_verified;
     let status = super::verified_status(user.status);
     let before = user.clone();

@@ -691,3 +691,24 @@ pub fn token_after(mail: &ReceivedMail, path: &str) -> Option<String> {
             .collect(),
     )
 }
+
+/// Drives `request` until PostgreSQL shows a statement of this test's database waiting on a row
+/// lock, that is, until the request has blocked behind the transaction the test holds open;
+/// `refused` is the failure when it answers instead.
+pub async fn until_it_waits_on_a_lock(
+    app: &TestApp,
+    mut request: std::pin::Pin<&mut impl std::future::Future<Output = reqwest::Response>>,
+    refused: &str,
+) {
+    let waiting = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    loop {
+        tokio::select! {
+            answer = &mut request => panic!("{refused}: {}", answer.status()),
+            () = tokio::time::sleep(std::time::Duration::from_millis(20)) => {
+                if app.count(waiting).await > 0 {
+                    return;
+                }
+            }
+        }
+    }
+}

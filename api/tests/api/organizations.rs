@@ -324,27 +324,6 @@ db_test! {
     }
 }
 
-/// Drives `request` until PostgreSQL shows a statement of this test's database waiting on a row
-/// lock, that is, until the request has blocked behind the transaction the test holds open;
-/// `refused` is the failure when it answers instead.
-async fn until_it_waits_on_a_lock(
-    app: &TestApp,
-    mut request: std::pin::Pin<&mut impl std::future::Future<Output = reqwest::Response>>,
-    refused: &str,
-) {
-    let waiting = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
-    loop {
-        tokio::select! {
-            answer = &mut request => panic!("{refused}: {}", answer.status()),
-            () = tokio::time::sleep(std::time::Duration::from_millis(20)) => {
-                if app.count(waiting).await > 0 {
-                    return;
-                }
-            }
-        }
-    }
-}
-
 /// A site admin's invitation in flight while their demotion commits: the invitation waits for
 /// the demotion and is then refused, rather than going out on the power just taken away (after
 /// the demotion has swept their invitations). Only PostgreSQL lets a demotion and an invitation
@@ -372,7 +351,7 @@ async fn an_invitation_in_flight_when_its_sender_stops_being_a_site_admin_is_ref
         json!({ "emails": ["heir@elsewhere.example"], "role": "owner" }),
     );
     tokio::pin!(invitation);
-    until_it_waits_on_a_lock(
+    crate::helpers::until_it_waits_on_a_lock(
         &app,
         invitation.as_mut(),
         "the invitation did not wait for the demotion",
@@ -418,7 +397,7 @@ async fn an_invitation_in_flight_when_its_senders_account_is_deleted_goes_with_i
     let path = format!("/api/users/{boss_id}");
     let deletion = app.delete_as(&boss, &path);
     tokio::pin!(deletion);
-    until_it_waits_on_a_lock(
+    crate::helpers::until_it_waits_on_a_lock(
         &app,
         deletion.as_mut(),
         "the deletion did not wait for the invitation",

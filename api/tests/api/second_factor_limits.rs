@@ -312,6 +312,87 @@ db_test! {
     }
 }
 
+/// An admin suspends an account while its owner is resetting the password or verifying the
+/// email with a code: the suspension stands, however the two interleave (each re-reads the
+/// account under its lock instead of writing back the status it read first). PostgreSQL only:
+/// SQLite runs them one after the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suspension_committed_during_a_reset_or_a_verification_stands() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = crate::helpers::TestApp::spawn_postgres().await else {
+        return;
+    };
+    // A verified account resetting its password, and a pending one verifying by code.
+    app.signed_up("reset@example.com").await;
+    json_of(
+        app.post(
+            "/api/auth/forgot-password",
+            json!({ "email": "reset@example.com" }),
+        )
+        .await,
+        StatusCode::OK,
+    )
+    .await;
+    let mails = app.mail.wait_for("reset@example.com", 2).await;
+    let reset = crate::helpers::reset_token_in(
+        mails
+            .iter()
+            .find(|m| m.text().contains("/reset-password/"))
+            .unwrap(),
+    );
+    assert_eq!(
+        app.register("pending@example.com").await.status(),
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        app.send_code("pending@example.com").await.status(),
+        StatusCode::OK
+    );
+    let code = app.code_from_mail("pending@example.com", 1).await;
+
+    let reset_path = format!("/api/auth/reset-password/{reset}");
+    for email in ["reset@example.com", "pending@example.com"] {
+        // The suspension, begun and not yet committed.
+        let suspension = app.db.begin().await.unwrap();
+        suspension
+            .execute_unprepared(&format!(
+                "UPDATE users SET status = 'suspended' WHERE email = '{email}'"
+            ))
+            .await
+            .unwrap();
+        let mut request: std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::Response> + Send + '_>> =
+            if email == "reset@example.com" {
+                Box::pin(app.post(&reset_path, json!({ "password": "newRiver42x" })))
+            } else {
+                Box::pin(app.verify_code(email, &code))
+            };
+        crate::helpers::until_it_waits_on_a_lock(
+            &app,
+            std::pin::Pin::new(&mut request),
+            "it did not wait for the suspension",
+        )
+        .await;
+        suspension.commit().await.unwrap();
+        let answer = request.await;
+        assert_ne!(answer.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let status = app
+            .count(&format!(
+                "SELECT COUNT(*) FROM users WHERE email = '{email}' AND status = 'suspended'"
+            ))
+            .await;
+        assert_eq!(status, 1, "{email}: the suspension stands");
+        assert_eq!(
+            app.count(&format!(
+                "SELECT COUNT(*) FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = '{email}'"
+            ))
+            .await,
+            0,
+            "{email}: no session"
+        );
+    }
+}
+
 db_test! {
     async fn an_email_code_left_from_before_a_reset_does_not_skip_two_factor(app: TestApp) {
         let email = "leftover@example.com";
