@@ -287,14 +287,7 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
     // in, see `super::locked_access`): an invitation it is sending meanwhile, as a site admin,
     // to an organization not counted above holds the row shared until it commits, so it is
     // seen and revoked below; one not yet there finds the account gone.
-    users::Entity::update_many()
-        .col_expr(
-            users::Column::Id,
-            sea_orm::sea_query::Expr::col(users::Column::Id),
-        )
-        .filter(users::Column::Id.eq(user_id))
-        .exec(txn)
-        .await?;
+    crate::accounts::locked(txn, user_id).await?;
     // Its invitations go with it, as they would with its memberships.
     invitations::revoke_beyond(txn, user_id, None, None).await?;
     let owned = memberships

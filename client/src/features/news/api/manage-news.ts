@@ -1,7 +1,7 @@
 import { gql, type TypedDocumentNode } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { NEWS_FEED_QUERY } from './news-feed';
-import type { NewsArticle } from './news-item';
+import { NEWS_ARTICLE_FIELDS, type NewsArticle } from './news-item';
 
 export type NewsInput = { title: string; summary: string; body: string; imageUrl?: string | null; published: boolean };
 
@@ -22,20 +22,11 @@ export const UPDATE_NEWS_MUTATION: TypedDocumentNode<{ updateNews: { message: st
     updateNews(id: $id, input: $input) {
       message
       item {
-        id
-        title
-        summary
-        body
-        imageUrl
-        published
-        publishedAt
-        createdAt
-        author {
-          name
-        }
+        ...NewsArticleFields
       }
     }
   }
+  ${NEWS_ARTICLE_FIELDS}
 `;
 
 export const DELETE_NEWS_MUTATION: TypedDocumentNode<{ deleteNews: { message: string } }, { id: string }> = gql`

@@ -14,24 +14,32 @@ export type NewsSummary = {
 
 export const PAGE_SIZE = 10;
 
+/** What the feed shows of an item; the post's page and an edit ask for it too (news-item.ts). */
+export const NEWS_SUMMARY_FIELDS = gql`
+  fragment NewsSummaryFields on NewsItem {
+    id
+    title
+    summary
+    imageUrl
+    published
+    publishedAt
+    createdAt
+    author {
+      name
+    }
+  }
+`;
+
 export const NEWS_FEED_QUERY: TypedDocumentNode<{ news: { nodes: NewsSummary[]; nextCursor: string | null } }, { first: number; after?: string | null }> = gql`
   query NewsFeed($first: Int, $after: String) {
     news(first: $first, after: $after) {
       nodes {
-        id
-        title
-        summary
-        imageUrl
-        published
-        publishedAt
-        createdAt
-        author {
-          name
-        }
+        ...NewsSummaryFields
       }
       nextCursor
     }
   }
+  ${NEWS_SUMMARY_FIELDS}
 `;
 
 /** The feed, newest first; "Load more" appends the next keyset page. */
