@@ -38,7 +38,7 @@ pub async fn login(ctx: &Context, form: LoginForm, client: &ClientInfo) -> Resul
         return Err(Error::Validation(errors));
     };
     let user = find_by_email(&ctx.db, &email).await?;
-    let throttle = Throttle::new(ctx, &email, user.as_ref(), client);
+    let mut throttle = Throttle::new(ctx, &email, user.as_ref(), client);
     if let Err(err) = throttle.take(ctx).await {
         if matches!(err, Error::RateLimited { .. }) {
             Event::new(Kind::SignInThrottled, user.as_ref().map(|u| u.id), client)

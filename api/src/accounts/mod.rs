@@ -26,7 +26,7 @@ pub mod two_factor;
 
 use chrono::Utc;
 use entity::users::{self, AccountStatus};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set};
 use uuid::Uuid;
 
 use crate::{
@@ -106,20 +106,14 @@ pub async fn find_by_email(db: &impl ConnectionTrait, email: &Email) -> Result<O
 
 /// The account `id` locked inside `txn` (until it ends) and read as it now stands. A change
 /// computed from an earlier read would overwrite whatever committed since: an admin's
-/// suspension, undone by a verification that set the status it had read.
+/// suspension, undone by a verification that set the status it had read. `SELECT … FOR
+/// UPDATE` on PostgreSQL; on SQLite `txn` is a write transaction (`db::begin_write`), whose
+/// lock already holds every row.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn locked(txn: &impl ConnectionTrait, id: Uuid) -> Result<Option<users::Model>> {
-    users::Entity::update_many()
-        .col_expr(
-            users::Column::Id,
-            sea_orm::sea_query::Expr::col(users::Column::Id),
-        )
-        .filter(users::Column::Id.eq(id))
-        .exec(txn)
-        .await?;
-    Ok(users::Entity::find_by_id(id).one(txn).await?)
+    Ok(users::Entity::find_by_id(id).lock_exclusive().one(txn).await?)
 }
 
 /// Drops every code and reset link mailed to `user_id` (but the link `keep`, when one is being

@@ -6,7 +6,7 @@ use entity::users;
 use sea_orm::{ActiveModelTrait, Set};
 
 use super::{
-    fields::{Email, Password},
+    fields::Password,
     sessions::{self, Viewer},
     throttle::Throttle,
 };
@@ -71,9 +71,7 @@ pub async fn change(
     let password = password.ok_or_else(|| Error::field("password", "Password is required"))?;
 
     if let Some(current) = current {
-        let email =
-            Email::parse(Some(&viewer.user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(ctx, &email, Some(&viewer.user), client);
+        let mut throttle = Throttle::of_account(ctx, &viewer.user, client)?;
         throttle.take(ctx).await?;
         if !ctx
             .passwords

@@ -6,12 +6,7 @@ use chrono::Utc;
 use entity::sessions as session_rows;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
-use super::{
-    fields::{Email, Password},
-    sessions::Viewer,
-    throttle::Throttle,
-    two_factor,
-};
+use super::{fields::Password, sessions::Viewer, throttle::Throttle, two_factor};
 use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
@@ -58,8 +53,7 @@ pub async fn reauthenticate(
         .filter(|c| !c.is_empty() && c.len() <= 64 && user.two_factor_enabled);
     let how = if let Some(password) = password {
         let password = Password::parse_existing(Some(password)).map_err(|m| Error::field("password", m))?;
-        let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-        let throttle = Throttle::new(ctx, &email, Some(user), client);
+        let mut throttle = Throttle::of_account(ctx, user, client)?;
         throttle.take(ctx).await?;
         if !ctx
             .passwords

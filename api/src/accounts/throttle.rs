@@ -9,8 +9,6 @@
 //! is hashed, so parallel guesses cannot pass a limit, and each grows its delay instead of
 //! locking. Sign-in, the second step, a password change and a confirmation all count here.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use chrono::Duration;
 use entity::users;
 
@@ -68,7 +66,7 @@ pub(crate) struct Throttle {
     /// in to it before.
     device: Option<String>,
     /// Whether this attempt took one on `device` (given back when it succeeds).
-    device_taken: AtomicBool,
+    device_taken: bool,
 }
 
 impl Throttle {
@@ -88,15 +86,25 @@ impl Throttle {
             device: account
                 .and_then(|account| device::recognised(&ctx.keys, client.device.as_deref(), account))
                 .map(|nonce| format!("login-device:{}", hash(&["login-device", nonce]))),
-            device_taken: AtomicBool::new(false),
+            device_taken: false,
         }
+    }
+
+    /// The throttle of a step after the first that proves `account` (a second factor, a
+    /// confirmation, a password change), keyed by its own stored email.
+    ///
+    /// # Errors
+    /// An internal error if the stored email does not parse (it was parsed to be stored).
+    pub(crate) fn of_account(ctx: &Context, account: &users::Model, client: &ClientInfo) -> Result<Self> {
+        let email = Email::parse(Some(&account.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
+        Ok(Self::new(ctx, &email, Some(account), client))
     }
 
     /// Takes one attempt on every counter, or refuses with 429 and takes none.
     ///
     /// # Errors
     /// [`Error::RateLimited`] while a counter is blocked; a database failure.
-    pub(crate) async fn take(&self, ctx: &Context) -> Result<()> {
+    pub(crate) async fn take(&mut self, ctx: &Context) -> Result<()> {
         let db = &ctx.db;
         rate_limit::take(db, &self.address, PER_ADDRESS, false, THROTTLED).await?;
         let pair = match rate_limit::take(db, &self.pair, PER_EMAIL_AND_ADDRESS, false, THROTTLED).await {
@@ -113,7 +121,7 @@ impl Throttle {
             Some(device) if pair.failures == 1 => {
                 match rate_limit::take(db, device, PER_DEVICE, false, THROTTLED).await {
                     Ok(_) => {
-                        self.device_taken.store(true, Ordering::Relaxed);
+                        self.device_taken = true;
                         true
                     }
                     Err(Error::RateLimited { .. }) => false,
@@ -137,13 +145,6 @@ impl Throttle {
         Ok(())
     }
 
-    /// The device counter this attempt took one on, if any.
-    fn device_taken(&self) -> Option<&str> {
-        self.device
-            .as_deref()
-            .filter(|_| self.device_taken.load(Ordering::Relaxed))
-    }
-
     /// The attempt proved the password: it was not a failure.
     ///
     /// # Errors
@@ -165,11 +166,8 @@ impl Throttle {
     /// # Errors
     /// On a database failure.
     pub(crate) async fn first_factor_passed(&self, ctx: &Context) -> Result<()> {
-        match self.device_taken() {
-            Some(device) => {
-                rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address, device]).await
-            }
-            None => rate_limit::give_back(&ctx.db, None, &[&self.pair, &self.email, &self.address]).await,
-        }
+        let mut keys = vec![self.pair.as_str(), &self.email, &self.address];
+        keys.extend(self.device.as_deref().filter(|_| self.device_taken));
+        rate_limit::give_back(&ctx.db, None, &keys).await
     }
 }

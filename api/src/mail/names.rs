@@ -6,11 +6,17 @@
 /// for a link or an address ("Claim your prize at evil.example") is replaced by "there", and
 /// control and direction-override characters are dropped; HTML escaping comes on top.
 pub fn greeting_name(name: &str) -> String {
-    let cleaned = one_line(name);
+    shown(name, 60, "there")
+}
+
+/// Typed `text` as one line of at most `max` characters, or `instead` when nothing is left or
+/// it could pass for a link or an address.
+fn shown(text: &str, max: usize, instead: &str) -> String {
+    let cleaned = one_line(text);
     if cleaned.is_empty() || looks_like_a_link(&cleaned) {
-        "there".to_owned()
+        instead.to_owned()
     } else {
-        cleaned.chars().take(60).collect()
+        cleaned.chars().take(max).collect()
     }
 }
 
@@ -41,12 +47,7 @@ fn looks_like_a_link(text: &str) -> bool {
 /// and direction-override characters dropped, and "an organization" instead of one that could
 /// pass for a link or an address (HTML escaping comes on top).
 pub(super) fn organization_name(name: &str) -> String {
-    let cleaned = one_line(name);
-    if cleaned.is_empty() || looks_like_a_link(&cleaned) {
-        "an organization".to_owned()
-    } else {
-        cleaned.chars().take(100).collect()
-    }
+    shown(name, 100, "an organization")
 }
 
 /// Typed text as one plain line: control, direction-override and invisible characters (a

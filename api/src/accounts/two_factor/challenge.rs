@@ -6,7 +6,6 @@ use entity::{two_factor_challenges, users};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_query::Expr};
 
 use super::super::{
-    fields::Email,
     sessions::{self, SignedIn},
     throttle::Throttle,
     tokens,
@@ -125,8 +124,7 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
                 .unwrap_or(1),
         });
     }
-    let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(&user), client);
+    let mut throttle = Throttle::of_account(ctx, &user, client)?;
     if let Err(err) = throttle.take(ctx).await {
         cap.give_back(ctx).await?;
         return Err(err);

@@ -7,11 +7,7 @@ use rand::{RngCore, rngs::OsRng};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 use totp_rs::Secret;
 
-use super::super::{
-    fields::{Email, Password},
-    sessions::Viewer,
-    throttle::Throttle,
-};
+use super::super::{fields::Password, sessions::Viewer, throttle::Throttle};
 use super::{
     ALREADY_ON, AccountCap, CODE_REQUIRED, ConfirmForm, DisableForm, Enrolment, INVALID_CODE, NOT_ON,
     NOT_STARTED, RECOVERY_CODES, WRONG_PASSWORD, authenticator, is_app_code, matching_step, normalize,
@@ -89,8 +85,7 @@ pub async fn confirm(
     if user.totp_secret.is_none() {
         return Err(Error::BadRequest(NOT_STARTED.to_owned()));
     }
-    let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(user), client);
+    let mut throttle = Throttle::of_account(ctx, user, client)?;
     throttle.take(ctx).await?;
     let code = normalize(code);
     let step = if is_app_code(&code) {
@@ -156,8 +151,7 @@ pub async fn disable(ctx: &Context, viewer: &Viewer, form: DisableForm, client: 
     errors.into_result()?;
     let code = code.unwrap_or_default();
 
-    let email = Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = Throttle::new(ctx, &email, Some(user), client);
+    let mut throttle = Throttle::of_account(ctx, user, client)?;
     throttle.take(ctx).await?;
     if let Some(password) = password
         && !ctx

@@ -255,9 +255,7 @@ impl AccountCap {
 /// 429 while a throttle holds or the account's second step is closed; a database failure.
 #[tracing::instrument(skip_all)]
 pub async fn check_code(ctx: &Context, user: &users::Model, code: &str, client: &ClientInfo) -> Result<bool> {
-    let email =
-        super::fields::Email::parse(Some(&user.email)).map_err(|m| Error::internal(anyhow::anyhow!(m)))?;
-    let throttle = super::throttle::Throttle::new(ctx, &email, Some(user), client);
+    let mut throttle = super::throttle::Throttle::of_account(ctx, user, client)?;
     throttle.take(ctx).await?;
     let cap = AccountCap::new(ctx, user.id);
     let taken = cap.take(ctx, user, client).await?;
