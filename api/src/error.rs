@@ -169,6 +169,11 @@ pub enum Error {
     SeatLimitReached,
     #[error("{0}")]
     Conflict(String),
+    /// A write that referred to a row deleted while the request ran (an account deleted during
+    /// its own sign-in, say). Every reference cascades or sets null on deletion, so only such a
+    /// race can break one.
+    #[error("This account or record was deleted while the request ran")]
+    DeletedMeanwhile,
     #[error("{0}")]
     Expired(String),
     #[error("{message}")]
@@ -203,7 +208,11 @@ impl Error {
             }
             Self::ReauthenticationRequired => Code::ReauthenticationRequired,
             Self::NotFound(_) => Code::NotFound,
-            Self::Conflict(_) | Self::EmailTaken | Self::LastOwner | Self::SeatLimitReached => Code::Conflict,
+            Self::Conflict(_)
+            | Self::DeletedMeanwhile
+            | Self::EmailTaken
+            | Self::LastOwner
+            | Self::SeatLimitReached => Code::Conflict,
             Self::Expired(_)
             | Self::CodeExpired
             | Self::ChallengeExpired
@@ -250,6 +259,12 @@ impl From<sea_orm::DbErr> for Error {
             // the caller as the bad input it is.
             tracing::warn!(error = %err, "the database refused a value as bad data");
             Self::BadRequest(UNSTORABLE.to_owned())
+        } else if matches!(
+            err.sql_err(),
+            Some(sea_orm::SqlErr::ForeignKeyConstraintViolation(_))
+        ) {
+            tracing::warn!(error = %err, "a write referred to a row deleted meanwhile");
+            Self::DeletedMeanwhile
         } else {
             Self::Internal(err.into())
         }

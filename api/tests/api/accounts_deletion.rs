@@ -50,3 +50,58 @@ db_test! {
         json_of(app.delete_as(&admin, "/api/users/not-a-uuid").await, StatusCode::NOT_FOUND).await;
     }
 }
+
+/// An account deleted while one of its own requests is under way (a sign-in past its hashing,
+/// an organization being created): the request meets the deleted row when it writes, and
+/// answers that in the product's words instead of a 500, leaving nothing half-written.
+/// PostgreSQL only: it is where the test can hold the deletion open until the request waits
+/// on it; SQLite orders the two whole, and the same answer covers its version of the race.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_meets_its_accounts_deletion_is_refused_never_a_500() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    for flow in ["sign-in", "organization"] {
+        let email = format!("{flow}@example.com");
+        let token = app.signed_up(&email).await;
+        app.sql(&format!("UPDATE users SET role = 'hire' WHERE email = '{email}'"))
+            .await;
+        // The deletion, begun and not yet committed: the request still reads the account.
+        let deletion = app.db.begin().await.unwrap();
+        deletion
+            .execute_unprepared(&format!("DELETE FROM users WHERE email = '{email}'"))
+            .await
+            .unwrap();
+        let mut request: std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::Response> + Send + '_>> =
+            if flow == "sign-in" {
+                Box::pin(app.login(&email, PASSWORD))
+            } else {
+                Box::pin(app.post_as(&token, "/api/orgs", serde_json::json!({ "name": "Acme" })))
+            };
+        crate::helpers::until_it_waits_on_a_lock(
+            &app,
+            std::pin::Pin::new(&mut request),
+            &format!("{flow}: it did not wait for the deletion"),
+        )
+        .await;
+        deletion.commit().await.unwrap();
+        let body = json_of(request.await, StatusCode::CONFLICT).await;
+        assert_eq!(body["code"], "CONFLICT", "{flow}");
+        assert_eq!(
+            body["message"], "This account or record was deleted while the request ran",
+            "{flow}"
+        );
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM sessions").await,
+            0,
+            "{flow}: no session"
+        );
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM organizations").await,
+            0,
+            "{flow}: no organization"
+        );
+    }
+}
