@@ -72,9 +72,14 @@ describe('admin console (real server)', { skip: preview && 'needs the real serve
       await signInThroughUi(page, member);
       await page.waitForURL(`${app.baseURL}/`);
       const trigger = desktopHeader(page).getByRole('button', { name: 'Account menu for Nia Nobody' });
+      // Opening the menu reads the person's organizations: a Career account in none is offered
+      // no Organizations item (API.md: "A person in no organization sees none of this").
+      const organizations = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/orgs');
       await trigger.click();
       const panel = page.locator(`[id="${await trigger.getAttribute('aria-controls')}"]`);
-      await panel.getByRole('link', { name: 'Organizations' }).waitFor();
+      await panel.getByRole('link', { name: 'Profile' }).waitFor();
+      assert.equal((await organizations).status(), 200);
+      assert.equal(await panel.getByRole('link', { name: 'Organizations' }).count(), 0, 'no Organizations link for a person in none');
       assert.equal(await panel.getByRole('link', { name: 'Admin' }).count(), 0, 'no Admin link for a member');
       for (const path of ['/admin', '/admin/users', '/admin/applications']) await expectNotFound(page, path);
       await expectAccessible(page, '/admin as a member');

@@ -170,6 +170,12 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
         assert.equal(await inviteeMain.getByRole('combobox').count(), 0, 'a member changes no role');
         assert.equal(await inviteeMain.getByRole('heading', { name: 'Invite people' }).count(), 0, 'a member invites no one');
         await expectAccessible(page, '/organizations/{id} as member');
+        // A Career account in an organization now finds it in the account menu.
+        const trigger = desktopHeader(page).getByRole('button', { name: 'Account menu for Ivan Invitee' });
+        await trigger.click();
+        const panel = page.locator(`[id="${await trigger.getAttribute('aria-controls')}"]`);
+        await panel.getByRole('link', { name: 'Organizations' }).waitFor();
+        await trigger.click();
 
         // The owner makes them an admin.
         await ownerPage.reload();

@@ -6,6 +6,7 @@ import { dashboardHref } from '@/lib/dashboard-url';
 import { isAdmin } from '@/lib/roles';
 import type { SessionUser } from '@/lib/session-store';
 import { NavDropdown } from './nav-dropdown';
+import { useOrganizationsEntry } from './use-organizations-entry';
 import { displayEmail, displayName, initialOf } from './user-display';
 
 type AccountMenuProps = {
@@ -24,6 +25,7 @@ const itemClass =
 export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, logoutPending }: AccountMenuProps) {
   const { platformUrls, signInUrls } = useConfig();
   const name = displayName(user);
+  const organizations = useOrganizationsEntry(user, open);
   return (
     <NavDropdown
       open={open}
@@ -62,12 +64,14 @@ export function AccountMenu({ user, open, onOpenChange, onNavigate, onLogout, lo
             Profile
           </Link>
         </li>
-        <li>
-          <Link to={paths.organizations.getHref()} onClick={onNavigate} className={itemClass}>
-            <Building2 aria-hidden="true" className="size-4" />
-            Organizations
-          </Link>
-        </li>
+        {organizations ? (
+          <li>
+            <Link to={paths.organizations.getHref()} onClick={onNavigate} className={itemClass}>
+              <Building2 aria-hidden="true" className="size-4" />
+              Organizations
+            </Link>
+          </li>
+        ) : null}
         {/* Only admins are shown the console; for anyone else /admin is a 404 page. */}
         {isAdmin(user) ? (
           <li>

@@ -62,6 +62,47 @@ describe('Header', () => {
     expect(await within(mobile).findByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
   });
 
+  it('shows Organizations to a Career account only once it is in one, in both menus', async () => {
+    let organizations: unknown[] = [];
+    const fetchMock = stubFetch((url) =>
+      Promise.resolve(
+        url.endsWith('/orgs')
+          ? jsonResponse(200, { success: true, data: { organizations } })
+          : signedIn({ id: '7', name: 'Kiran Das', email: 'kiran@example.com', role: 'career', status: 'active' }),
+      ),
+    );
+    renderWithApp(<Header />);
+    const trigger = await within(desktopNav()).findByRole('button', { name: 'Account menu for Kiran Das' });
+    const orgCalls = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/orgs')).length;
+    expect(orgCalls()).toBe(0);
+
+    fireEvent.click(trigger);
+    const panel = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    await waitFor(() => expect(orgCalls()).toBe(1));
+    expect(within(panel).getByRole('link', { name: 'Profile' })).toBeInTheDocument();
+    expect(within(panel).queryByRole('link', { name: 'Organizations' })).not.toBeInTheDocument();
+
+    // An invitation accepted since: the next opening reads the list again and shows the item.
+    organizations = [{ id: 'o1', name: 'Acme', kind: 'hire', myRole: 'member' }];
+    fireEvent.click(trigger);
+    fireEvent.click(trigger);
+    const reopened = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(await within(reopened).findByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/organizations');
+    fireEvent.click(screen.getByRole('button', { name: /menu/i, expanded: false }));
+    const mobile = await screen.findByRole('navigation', { name: 'Mobile' });
+    expect(await within(mobile).findByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/organizations');
+  });
+
+  it('shows Organizations to a Hire account at once, without reading its list', async () => {
+    const fetchMock = stubFetch(() => Promise.resolve(signedIn({ id: '8', name: 'Hari Lal', email: 'hari@example.com', role: 'HIRE', status: 'active' })));
+    renderWithApp(<Header />);
+    const trigger = await within(desktopNav()).findByRole('button', { name: 'Account menu for Hari Lal' });
+    fireEvent.click(trigger);
+    const panel = document.getElementById(trigger.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(within(panel).getByRole('link', { name: 'Organizations' })).toHaveAttribute('href', '/organizations');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/orgs'))).toBe(false);
+  });
+
   it('falls back to User and No email, and to / for an unknown role', async () => {
     stubFetch(() => Promise.resolve(signedIn({ id: '1', name: '', email: null, role: 'admin' })));
     renderWithApp(<Header />);

@@ -10,7 +10,9 @@ import { useConfig } from '@/lib/config-context';
 import { dashboardHref } from '@/lib/dashboard-url';
 import { isAdmin } from '@/lib/roles';
 import type { SessionView } from '@/lib/session';
+import type { SessionUser } from '@/lib/session-store';
 import { navGroups } from './nav-data';
+import { useOrganizationsEntry } from './use-organizations-entry';
 import { displayEmail, displayName, initialOf } from './user-display';
 
 type MobileMenuProps = {
@@ -30,7 +32,6 @@ function GroupLabel({ children }: { children: ReactNode }) {
 
 /** The same links as the desktop header, stacked for phones. Every link closes the menus. */
 export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPending }: MobileMenuProps) {
-  const { platformUrls, signInUrls } = useConfig();
   return (
     <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-ink-200 bg-paper lg:hidden">
       <nav aria-label="Mobile" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6">
@@ -89,56 +90,69 @@ export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPend
             </div>
           ) : null}
           {session.state === 'signed-in' ? (
-            <div>
-              <div className="flex items-center gap-3 px-3 py-2">
-                <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-indigo-700 font-bold text-white">
-                  {initialOf(session.user)}
-                </span>
-                <span className="min-w-0">
-                  <span className="block max-w-[120px] truncate font-semibold text-ink-900">{displayName(session.user)}</span>
-                  <span className="block truncate text-sm text-ink-600">{displayEmail(session.user)}</span>
-                </span>
-              </div>
-              <ul>
-                <li>
-                  <a href={dashboardHref(session.user.role, platformUrls, signInUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={linkClass}>
-                    <LayoutDashboard aria-hidden="true" className="size-5" />
-                    Dashboard
-                    <ExternalLink aria-hidden="true" className="size-4" />
-                    <span className="sr-only">(opens in a new tab)</span>
-                  </a>
-                </li>
-                <li>
-                  <Link to={paths.profile.getHref()} onClick={onNavigate} className={linkClass}>
-                    <UserRound aria-hidden="true" className="size-5" />
-                    Profile
-                  </Link>
-                </li>
-                <li>
-                  <Link to={paths.organizations.getHref()} onClick={onNavigate} className={linkClass}>
-                    <Building2 aria-hidden="true" className="size-5" />
-                    Organizations
-                  </Link>
-                </li>
-                {isAdmin(session.user) ? (
-                  <li>
-                    <Link to={paths.admin.getHref()} onClick={onNavigate} className={linkClass}>
-                      <ShieldCheck aria-hidden="true" className="size-5" />
-                      Admin
-                    </Link>
-                  </li>
-                ) : null}
-                <li>
-                  <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-danger`}>
-                    <LogOut aria-hidden="true" className="size-5" />
-                    Logout
-                  </button>
-                </li>
-              </ul>
-            </div>
+            <MobileAccount user={session.user} open={open} onNavigate={onNavigate} onLogout={onLogout} logoutPending={logoutPending} />
           ) : null}
         </div>
       </nav>
+    </div>
+  );
+}
+
+type MobileAccountProps = Omit<MobileMenuProps, 'id' | 'session'> & { user: SessionUser };
+
+/** The signed-in end of the mobile menu: who is signed in, their pages, and Logout. */
+function MobileAccount({ user, open, onNavigate, onLogout, logoutPending }: MobileAccountProps) {
+  const { platformUrls, signInUrls } = useConfig();
+  const organizations = useOrganizationsEntry(user, open);
+  return (
+    <div>
+      <div className="flex items-center gap-3 px-3 py-2">
+        <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-indigo-700 font-bold text-white">
+          {initialOf(user)}
+        </span>
+        <span className="min-w-0">
+          <span className="block max-w-[120px] truncate font-semibold text-ink-900">{displayName(user)}</span>
+          <span className="block truncate text-sm text-ink-600">{displayEmail(user)}</span>
+        </span>
+      </div>
+      <ul>
+        <li>
+          <a href={dashboardHref(user.role, platformUrls, signInUrls)} target="_blank" rel="noopener noreferrer" onClick={onNavigate} className={linkClass}>
+            <LayoutDashboard aria-hidden="true" className="size-5" />
+            Dashboard
+            <ExternalLink aria-hidden="true" className="size-4" />
+            <span className="sr-only">(opens in a new tab)</span>
+          </a>
+        </li>
+        <li>
+          <Link to={paths.profile.getHref()} onClick={onNavigate} className={linkClass}>
+            <UserRound aria-hidden="true" className="size-5" />
+            Profile
+          </Link>
+        </li>
+        {organizations ? (
+          <li>
+            <Link to={paths.organizations.getHref()} onClick={onNavigate} className={linkClass}>
+              <Building2 aria-hidden="true" className="size-5" />
+              Organizations
+            </Link>
+          </li>
+        ) : null}
+        {isAdmin(user) ? (
+          <li>
+            <Link to={paths.admin.getHref()} onClick={onNavigate} className={linkClass}>
+              <ShieldCheck aria-hidden="true" className="size-5" />
+              Admin
+            </Link>
+          </li>
+        ) : null}
+        <li>
+          <button type="button" onClick={onLogout} disabled={logoutPending} className={`${linkClass} w-full text-danger`}>
+            <LogOut aria-hidden="true" className="size-5" />
+            Logout
+          </button>
+        </li>
+      </ul>
     </div>
   );
 }
