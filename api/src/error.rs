@@ -259,6 +259,12 @@ impl From<sea_orm::DbErr> for Error {
             // the caller as the bad input it is.
             tracing::warn!(error = %err, "the database refused a value as bad data");
             Self::BadRequest(UNSTORABLE.to_owned())
+        } else if is_lock_conflict(&err) {
+            // Two transactions each waited on the other's lock (or could not be ordered), and
+            // PostgreSQL refused this one; it wrote nothing, and the same request again goes
+            // through.
+            tracing::warn!(error = %err, "a transaction refused for a lock conflict");
+            Self::Busy
         } else if matches!(
             err.sql_err(),
             Some(sea_orm::SqlErr::ForeignKeyConstraintViolation(_))
@@ -281,6 +287,18 @@ fn is_bad_data(err: &sea_orm::DbErr) -> bool {
     match err {
         DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
             matches!(&**e, Sqlx::Database(db) if db.code().is_some_and(|code| code.starts_with("22")))
+        }
+        _ => false,
+    }
+}
+
+/// Whether PostgreSQL refused a transaction to end a deadlock (40P01) or because it could not
+/// be serialized (40001).
+fn is_lock_conflict(err: &sea_orm::DbErr) -> bool {
+    use sea_orm::{DbErr, RuntimeErr, sqlx::Error as Sqlx};
+    match err {
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
+            matches!(&**e, Sqlx::Database(db) if db.code().is_some_and(|code| code == "40P01" || code == "40001"))
         }
         _ => false,
     }

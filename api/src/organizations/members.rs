@@ -249,6 +249,18 @@ pub async fn remove(
     settle(txn, outcome).await
 }
 
+/// The organizations `user_id` is in, with its role in each.
+async fn memberships_of(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<(Uuid, OrgRole)>> {
+    Ok(organization_members::Entity::find()
+        .select_only()
+        .column(organization_members::Column::OrganizationId)
+        .column(organization_members::Column::Role)
+        .filter(organization_members::Column::UserId.eq(user_id))
+        .into_tuple()
+        .all(txn)
+        .await?)
+}
+
 /// Before an account goes: the invitations it sent are revoked; in each organization where it
 /// is the only owner, the longest-standing admin (else member) becomes owner; an organization
 /// with nobody left goes too.
@@ -259,14 +271,7 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
     // Every organization it touches is locked first, in one order: each other change locks an
     // organization's row before its invitations and members (an accept, say), so taking the
     // invitations first here could close a cycle with one.
-    let memberships: Vec<(Uuid, OrgRole)> = organization_members::Entity::find()
-        .select_only()
-        .column(organization_members::Column::OrganizationId)
-        .column(organization_members::Column::Role)
-        .filter(organization_members::Column::UserId.eq(user_id))
-        .into_tuple()
-        .all(txn)
-        .await?;
+    let memberships = memberships_of(txn, user_id).await?;
     let mut touched: Vec<Uuid> = memberships.iter().map(|(id, _)| *id).collect();
     touched.extend(
         organization_invitations::Entity::find()
@@ -288,6 +293,22 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
     // to an organization not counted above holds the row shared until it commits, so it is
     // seen and revoked below; one not yet there finds the account gone.
     crate::accounts::locked(txn, user_id).await?;
+    // A membership committed between the first read and that lock (an organization founded in
+    // that instant) is seen now, and no later one can commit: its reference to the account
+    // waits on the lock. Those organizations are locked last, out of the order above; the one
+    // change that could wait on this account's row while holding such an organization's lock is
+    // an invitation the account itself sends to it in the same instant, and PostgreSQL ends that
+    // cycle by refusing one of the two, which answers 503.
+    let memberships = memberships_of(txn, user_id).await?;
+    let mut founded: Vec<Uuid> = memberships
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|id| touched.binary_search(id).is_err())
+        .collect();
+    founded.sort_unstable();
+    for organization_id in founded {
+        lock(txn, organization_id).await?;
+    }
     // Its invitations go with it, as they would with its memberships.
     invitations::revoke_beyond(txn, user_id, None, None).await?;
     let owned = memberships

@@ -412,6 +412,112 @@ async fn an_invitation_in_flight_when_its_senders_account_is_deleted_goes_with_i
     );
 }
 
+/// An organization founded in the instant its founder's account is deleted: the deletion read
+/// the account's memberships before the founding committed, and takes the account's lock
+/// after. It reads them again under that lock, so the organization, left with nobody, goes with
+/// the account instead of staying behind with no member to manage it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organization_founded_as_its_founders_account_is_deleted_goes_with_it() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let founder = person(&app, "founder@acme.example", "hire").await;
+    let founder_id = my_id(&app, &founder).await;
+    // The founding as `organizations::create` leaves it until it commits: the organization and
+    // its owner written, the account's row key-share-locked by the membership's reference.
+    let founding = app.db.begin().await.unwrap();
+    let org = uuid::Uuid::new_v4();
+    founding
+        .execute_unprepared(&format!(
+            "INSERT INTO organizations (id, name, slug, kind, created_at, updated_at) \
+             VALUES ('{org}', 'Acme', 'acme', 'hire', NOW(), NOW())"
+        ))
+        .await
+        .unwrap();
+    founding
+        .execute_unprepared(&format!(
+            "INSERT INTO organization_members (organization_id, user_id, role, rank, name_key, joined_at) \
+             VALUES ('{org}', '{founder_id}', 'owner', 0, 'founder', NOW())"
+        ))
+        .await
+        .unwrap();
+    let path = format!("/api/users/{founder_id}");
+    let deletion = app.delete_as(&founder, &path);
+    tokio::pin!(deletion);
+    crate::helpers::until_it_waits_on_a_lock(
+        &app,
+        deletion.as_mut(),
+        "the deletion did not wait for the founding",
+    )
+    .await;
+    founding.commit().await.unwrap();
+    json_of(deletion.await, StatusCode::OK).await;
+    assert_eq!(app.count("SELECT COUNT(*) FROM users").await, 0);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM organizations").await,
+        0,
+        "no organization is left with nobody in it"
+    );
+}
+
+/// Two transactions that each wait on the other's lock: PostgreSQL ends the cycle by refusing
+/// one, which wrote nothing and goes through when sent again. A request refused so answers 503
+/// with `Retry-After`, never a 500. Here the test's transaction holds the account's row and then
+/// asks for its organization's, while the account's deletion holds the organization's row and
+/// waits for the account's; the deletion, waiting longer, is the one refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_refused_to_end_a_deadlock_answers_503_and_can_be_sent_again() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let owner = person(&app, "owner@acme.example", "hire").await;
+    let owner_id = my_id(&app, &owner).await;
+    let org = organization(&app, &owner, "Acme").await;
+    let other = app.db.begin().await.unwrap();
+    // This side never looks for the cycle first: the deletion's check finds it.
+    other
+        .execute_unprepared("SET LOCAL deadlock_timeout = '60s'")
+        .await
+        .unwrap();
+    other
+        .execute_unprepared(&format!("SELECT id FROM users WHERE id = '{owner_id}' FOR SHARE"))
+        .await
+        .unwrap();
+    let path = format!("/api/users/{owner_id}");
+    let deletion = app.delete_as(&owner, &path);
+    tokio::pin!(deletion);
+    crate::helpers::until_it_waits_on_a_lock(
+        &app,
+        deletion.as_mut(),
+        "the deletion did not wait for the account's row",
+    )
+    .await;
+    let cycle = format!("UPDATE organizations SET name = name WHERE id = '{org}'");
+    let (locked, answer) = tokio::join!(other.execute_unprepared(&cycle), deletion);
+    locked.expect("the test's side of the cycle goes on");
+    other.rollback().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(answer.headers()["retry-after"], "1");
+    let body = json_of(answer, StatusCode::SERVICE_UNAVAILABLE).await;
+    assert_eq!(body["code"], "UNAVAILABLE");
+    assert_eq!(
+        body["message"],
+        "The service is busy. Please try again in a moment."
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM organizations").await,
+        1,
+        "nothing was written"
+    );
+    // Sent again, it goes through.
+    json_of(app.delete_as(&owner, &path).await, StatusCode::OK).await;
+    assert_eq!(app.count("SELECT COUNT(*) FROM organizations").await, 0);
+}
+
 db_test! {
     async fn invitations_are_mailed_skipped_with_reasons_and_accepted_once_by_the_invited_address(app: TestApp) {
         let owner = person(&app, "owner@acme.example", "hire").await;
