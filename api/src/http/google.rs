@@ -3,7 +3,7 @@
 //! only to the main platform's origin, then closes.
 
 use axum::{
-    extract::{Query, State},
+    extract::{Query, State, rejection::QueryRejection},
     http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Redirect, Response},
 };
@@ -17,17 +17,35 @@ use crate::{
     state::AppState,
 };
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 pub struct StartParams {
     pub intent: Option<String>,
     pub role: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 pub struct CallbackParams {
     pub code: Option<String>,
     pub state: Option<String>,
     pub error: Option<String>,
+}
+
+/// A start's query string that does not parse (a field given twice): an intent that is none
+/// of the allowed ones, so the answer names what the start takes, in the envelope.
+pub(super) fn start_params(query: Result<Query<StartParams>, QueryRejection>) -> StartParams {
+    query.map_or_else(
+        |_| StartParams {
+            intent: Some(String::new()),
+            role: None,
+        },
+        |Query(params)| params,
+    )
+}
+
+/// A callback's query string that does not parse: no code and no state, which the flow refuses
+/// on the popup's page like any other callback it cannot finish.
+pub(super) fn callback_params(query: Result<Query<CallbackParams>, QueryRejection>) -> CallbackParams {
+    query.map_or_else(|_| CallbackParams::default(), |Query(params)| params)
 }
 
 impl StartParams {
@@ -67,8 +85,11 @@ fn google_cookie(state: &AppState, value: &str, max_age: i64) -> String {
     flow_cookie(state, COOKIE, "/api/auth/google", value, max_age)
 }
 
-pub async fn start(State(state): State<AppState>, Query(params): Query<StartParams>) -> Response {
-    let (intent, role) = match params.checked(&["login", "register"]) {
+pub async fn start(
+    State(state): State<AppState>,
+    query: Result<Query<StartParams>, QueryRejection>,
+) -> Response {
+    let (intent, role) = match start_params(query).checked(&["login", "register"]) {
         Ok(checked) => checked,
         Err(refusal) => return refusal.into_response(),
     };
@@ -93,8 +114,9 @@ pub async fn start(State(state): State<AppState>, Query(params): Query<StartPara
 pub async fn callback(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(params): Query<CallbackParams>,
+    query: Result<Query<CallbackParams>, QueryRejection>,
 ) -> Response {
+    let params = callback_params(query);
     let cookie = super::caller::cookie(&headers, COOKIE);
     let result = if params.error.is_some() {
         Err(FlowError::AccessDenied)

@@ -4,7 +4,7 @@
 //! spends the ticket with `POST /api/auth/oauth/login`, `/register` or `/link`.
 
 use axum::{
-    extract::{Path, Query, State},
+    extract::{Query, State, rejection::QueryRejection},
     http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Redirect, Response},
 };
@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{
     error::ErrorResponse,
-    google::{CallbackParams, StartParams, flow_cookie, popup_response},
+    google::{CallbackParams, StartParams, callback_params, flow_cookie, popup_response, start_params},
 };
 use crate::{
     error::Error,
@@ -21,6 +21,7 @@ use crate::{
         flow::{self, FLOW_TTL_SECS, FlowError},
         tickets,
     },
+    rest::input::Segments,
     state::AppState,
 };
 
@@ -43,9 +44,10 @@ fn cookie(state: &AppState, provider: Provider, value: &str, max_age: i64) -> St
 
 pub async fn start(
     State(state): State<AppState>,
-    Path(provider): Path<String>,
-    Query(params): Query<StartParams>,
+    Segments(provider): Segments<String>,
+    query: Result<Query<StartParams>, QueryRejection>,
 ) -> Response {
+    let params = start_params(query);
     let provider = match served(&state, &provider) {
         Ok(provider) => provider,
         Err(refusal) => return refusal.into_response(),
@@ -75,10 +77,11 @@ pub async fn start(
 
 pub async fn callback(
     State(state): State<AppState>,
-    Path(provider): Path<String>,
+    Segments(provider): Segments<String>,
     headers: HeaderMap,
-    Query(params): Query<CallbackParams>,
+    query: Result<Query<CallbackParams>, QueryRejection>,
 ) -> Response {
+    let params = callback_params(query);
     let provider = match served(&state, &provider) {
         Ok(provider) => provider,
         Err(refusal) => return refusal.into_response(),

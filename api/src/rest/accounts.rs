@@ -1,13 +1,13 @@
 //! `/auth/*` and `/users/*`: each handler reads the domain's form, calls the function the
 //! resolver calls, and answers with the same types in the envelope.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Serialize;
 use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply},
-    input::Input,
+    input::{Input, Segments},
     openapi::{
         email, name, new_password, object, ok, operation, or_null, password, reset_rule_password, secret,
         session_data, sign_in_data, string, user_data,
@@ -249,7 +249,7 @@ async fn request_magic_link(
 
 async fn show_magic_link(
     State(state): State<AppState>,
-    Path(token): Path<String>,
+    Segments(token): Segments<String>,
 ) -> Answer<MagicLinkDetails> {
     let email = magic_link::shown(&state, &token).await?;
     Ok(Reply::data(MagicLinkDetails { email }))
@@ -258,7 +258,7 @@ async fn show_magic_link(
 async fn sign_in_with_magic_link(
     State(state): State<AppState>,
     caller: Caller,
-    Path(token): Path<String>,
+    Segments(token): Segments<String>,
 ) -> Answer<SignInData> {
     let step = magic_link::sign_in(&state, &token, &caller.client).await?;
     Ok(first_step(&state, &caller, step, login::SIGNED_IN))
@@ -316,7 +316,7 @@ async fn forgot_password(
 
 async fn reset_password(
     State(state): State<AppState>,
-    Path(token): Path<String>,
+    Segments(token): Segments<String>,
     caller: Caller,
     Input(form): Input<ResetForm>,
 ) -> Answer {
@@ -369,7 +369,7 @@ async fn list_sessions(State(state): State<AppState>, viewer: Viewer) -> Answer<
 
 async fn revoke_session(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {
@@ -419,7 +419,7 @@ async fn two_factor_disable(
 
 async fn delete_user(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {

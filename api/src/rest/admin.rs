@@ -3,7 +3,7 @@
 
 use axum::{
     body::Body,
-    extract::{Path, Query, State},
+    extract::{Query, State},
     http::header,
     response::{IntoResponse, Response},
 };
@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply},
-    input::Input,
+    input::{Input, Segments},
     openapi::{cursor_param, limit_param, nullable_string, object, ok, operation, string, text},
     routes::Routes,
 };
@@ -205,7 +205,7 @@ async fn search_users(
 async fn user_picture(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer<PictureData> {
     let picture = users::picture(&state, &viewer, &id).await?;
     Ok(Reply::data(PictureData {
@@ -235,7 +235,7 @@ async fn suspend(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     Input(form): Input<SuspendForm>,
 ) -> Answer {
     users::suspend(&state, &viewer, &id, form, &caller.client).await?;
@@ -246,7 +246,7 @@ async fn restore(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer {
     users::restore(&state, &viewer, &id, &caller.client).await?;
     Ok(Reply::message(users::RESTORED))
@@ -256,7 +256,7 @@ async fn sign_out(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer {
     users::sign_out(&state, &viewer, &id, &caller.client).await?;
     Ok(Reply::message(users::SIGNED_OUT))
@@ -266,7 +266,7 @@ async fn end_session(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path((id, session_id)): Path<(String, String)>,
+    Segments((id, session_id)): Segments<(String, String)>,
 ) -> Answer {
     users::end_session(&state, &viewer, &id, &session_id, &caller.client).await?;
     Ok(Reply::message(crate::accounts::sessions::REVOKED))
@@ -276,7 +276,7 @@ async fn set_role(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     Input(form): Input<RoleForm>,
 ) -> Answer<UserData> {
     let listed = users::set_role(&state, &viewer, &id, form, &caller.client).await?;
@@ -287,7 +287,7 @@ async fn resend_verification(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer {
     users::resend_verification(&state, &viewer, &id, &caller.client).await?;
     Ok(Reply::message(users::VERIFICATION_SENT))
@@ -361,7 +361,7 @@ async fn update_org(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     Input(form): Input<SeatForm>,
 ) -> Answer<OrganizationData> {
     crate::admin::require_admin(&viewer)?;

@@ -1,9 +1,11 @@
 //! A REST request body read into the domain's form: the same command a resolver builds from
-//! its input object, checked by serde instead of the GraphQL validator.
+//! its input object, checked by serde instead of the GraphQL validator; and the path's
+//! parameters, whose refusals answer in the envelope too.
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Request},
+    extract::{FromRequest, FromRequestParts, Path, Request, path::ErrorKind, rejection::PathRejection},
+    http::request::Parts,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -21,6 +23,33 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Input<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, ErrorResponse> {
         let bytes = Bytes::from_request(request, state).await?;
         parse(&bytes).map(Self)
+    }
+}
+
+/// The path's parameters as a `T` (a `String`, or a tuple of them), as axum's `Path` reads
+/// them; a segment whose percent-encoding is not UTF-8 (`/api/orgs/%ff`) names nothing, and
+/// is answered in the envelope rather than in axum's plain text.
+pub struct Segments<T>(pub T);
+
+/// The answer to a path segment that is not UTF-8 once percent-decoded.
+pub const PATH_NOT_UTF8: &str = "The request path holds a character that is not valid UTF-8";
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Segments<T> {
+    type Rejection = ErrorResponse;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ErrorResponse> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(Self(value)),
+            Err(PathRejection::FailedToDeserializePathParams(err))
+                if matches!(err.kind(), ErrorKind::InvalidUtf8InPathParam { .. }) =>
+            {
+                Err(ErrorResponse::new(Code::BadUserInput, PATH_NOT_UTF8))
+            }
+            // Parameters that do not fit `T`: a bug in the route, not the request.
+            Err(other) => Err(ErrorResponse::from(crate::error::Error::internal(
+                anyhow::anyhow!("path parameters: {other}"),
+            ))),
+        }
     }
 }
 

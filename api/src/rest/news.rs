@@ -2,7 +2,7 @@
 
 use axum::{
     body::Bytes,
-    extract::{Path, Query, State},
+    extract::{Query, State},
     http::header,
     response::{IntoResponse, Response},
 };
@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply, data_json},
-    input::Input,
+    input::{Input, Segments},
     openapi::{cursor_param, item_data, limit_param, nullable_string, object, ok, operation, text},
     routes::Routes,
 };
@@ -134,7 +134,7 @@ struct ItemData {
 
 async fn item(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     viewer: MaybeViewer,
 ) -> Answer<ItemData> {
     let item = news::get(&state, viewer.is_admin(), &id).await?;
@@ -155,7 +155,7 @@ async fn create(
 
 async fn update(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
     Input(form): Input<NewsPatch>,
@@ -166,7 +166,7 @@ async fn update(
 
 async fn remove(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {

@@ -1,12 +1,12 @@
 //! `/orgs/*` and `/invitations/*`: organizations, members and invitations.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply},
-    input::Input,
+    input::{Input, Segments},
     openapi::{cursor_param, limit_param, name, nullable_string, object, ok, operation, or_null, string},
     routes::Routes,
 };
@@ -165,7 +165,7 @@ async fn list(State(state): State<AppState>, viewer: Viewer) -> Answer<Organizat
 async fn get(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer<OrganizationData> {
     let view = orgs::get(&state, &viewer, &id).await?;
     Ok(Reply::data(OrganizationData {
@@ -177,7 +177,7 @@ async fn update(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     Input(form): Input<UpdateForm>,
 ) -> Answer<OrganizationData> {
     let view = orgs::update(&state, &viewer, &id, form, &caller.client).await?;
@@ -191,7 +191,7 @@ async fn delete(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer {
     orgs::delete(&state, &viewer, &id, &caller.client).await?;
     Ok(Reply::message(orgs::DELETED))
@@ -200,7 +200,7 @@ async fn delete(
 async fn list_members(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     params: Result<Query<PageParams>, axum::extract::rejection::QueryRejection>,
 ) -> Answer<MemberPage> {
     // A limit that is not a number is passed as 0, so the domain answers with its own text.
@@ -219,7 +219,7 @@ async fn change_role(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path((id, user_id)): Path<(String, String)>,
+    Segments((id, user_id)): Segments<(String, String)>,
     Input(form): Input<RoleForm>,
 ) -> Answer<MemberData> {
     let member = members::change_role(&state, &viewer, &id, &user_id, form, &caller.client).await?;
@@ -233,7 +233,7 @@ async fn remove_member(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path((id, user_id)): Path<(String, String)>,
+    Segments((id, user_id)): Segments<(String, String)>,
 ) -> Answer {
     members::remove(&state, &viewer, &id, &user_id, &caller.client).await?;
     Ok(Reply::message(members::REMOVED))
@@ -243,7 +243,7 @@ async fn invite(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     Input(form): Input<InviteForm>,
 ) -> Answer<InvitationsSent> {
     let outcome = invitations::invite(&state, &viewer, &id, form, &caller.client).await?;
@@ -255,7 +255,7 @@ async fn invite(
 async fn list_invitations(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
 ) -> Answer<InvitationsData> {
     let list = invitations::list(&state, &viewer, &id).await?;
     Ok(Reply::data(InvitationsData {
@@ -267,13 +267,16 @@ async fn revoke_invitation(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path((id, invitation_id)): Path<(String, String)>,
+    Segments((id, invitation_id)): Segments<(String, String)>,
 ) -> Answer {
     invitations::revoke(&state, &viewer, &id, &invitation_id, &caller.client).await?;
     Ok(Reply::message(invitations::REVOKED))
 }
 
-async fn show_invitation(State(state): State<AppState>, Path(token): Path<String>) -> Answer<InvitationData> {
+async fn show_invitation(
+    State(state): State<AppState>,
+    Segments(token): Segments<String>,
+) -> Answer<InvitationData> {
     let shown = invitations::show(&state, &token).await?;
     Ok(Reply::data(InvitationData {
         invitation: shown.into(),
@@ -284,7 +287,7 @@ async fn accept_invitation(
     State(state): State<AppState>,
     caller: Caller,
     viewer: Viewer,
-    Path(token): Path<String>,
+    Segments(token): Segments<String>,
 ) -> Answer<OrganizationData> {
     let view = invitations::accept(&state, &viewer, &token, &caller.client).await?;
     let message = invitations::joined(&view.org.name);

@@ -1,14 +1,14 @@
 //! `/auth/passkeys/*` and `/users/passkeys`: adding, listing, renaming and removing passkeys,
 //! and signing in with one.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Serialize;
 use serde_json::json;
 
 use super::{
     accounts::{SessionData, signed_in},
     envelope::{Answer, Reply},
-    input::Input,
+    input::{Input, Segments},
     openapi::{name, object, ok, operation, optional_name, secret, session_data, string},
     routes::Routes,
 };
@@ -116,7 +116,7 @@ async fn list(State(state): State<AppState>, viewer: Viewer) -> Answer<PasskeysD
 
 async fn rename(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
     Input(form): Input<RenameForm>,
@@ -130,7 +130,7 @@ async fn rename(
 
 async fn remove(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Segments(id): Segments<String>,
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {

@@ -1,14 +1,14 @@
 //! `/auth/oauth/*` and `/users/identities`: spending a provider's ticket (sign in, register,
 //! connect) and the connected accounts.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Serialize;
 use serde_json::json;
 
 use super::{
     accounts::{SignInData, UserData, first_step},
     envelope::{Answer, Reply},
-    input::Input,
+    input::{Input, Segments},
     openapi::{object, ok, operation, secret, sign_in_data, user_data},
     routes::Routes,
 };
@@ -111,7 +111,7 @@ async fn list(State(state): State<AppState>, viewer: Viewer) -> Answer<Identitie
 
 async fn disconnect(
     State(state): State<AppState>,
-    Path(provider): Path<String>,
+    Segments(provider): Segments<String>,
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {

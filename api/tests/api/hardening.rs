@@ -400,3 +400,61 @@ db_test! {
         }
     }
 }
+
+#[tokio::test]
+async fn a_path_segment_that_is_not_utf8_is_answered_in_the_envelope() {
+    let app = TestApp::spawn(crate::helpers::Backend::Sqlite).await;
+    let token = app.signed_up("paths@example.com").await;
+    // Each route with a parameter, its parameter a byte that decodes to no character.
+    let routes = [
+        ("GET", "/api/invitations/%ff"),
+        ("POST", "/api/invitations/%ff/accept"),
+        ("GET", "/api/orgs/%ff"),
+        ("GET", "/api/orgs/%ff/members"),
+        ("PUT", "/api/orgs/x/members/%ff"),
+        ("DELETE", "/api/orgs/x/invitations/%C3%28"),
+        ("GET", "/api/news/%ff"),
+        ("GET", "/api/auth/magic-link/%ff"),
+        ("POST", "/api/auth/reset-password/%ff"),
+        ("PUT", "/api/users/passkeys/%ff"),
+        ("DELETE", "/api/users/identities/%ff"),
+        ("DELETE", "/api/users/%ff"),
+        ("GET", "/api/admin/users/%ff"),
+        ("GET", "/api/auth/%ff/start?intent=login"),
+        ("GET", "/api/auth/%ff/callback"),
+    ];
+    for (method, path) in routes {
+        let request = app
+            .client
+            .request(method.parse().unwrap(), app.url(path))
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body("{}");
+        let answer = request.send().await.unwrap();
+        let status = answer.status();
+        let text = answer.text().await.unwrap();
+        assert!(status.is_client_error(), "{method} {path}: {status} {text}");
+        let body: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|_| panic!("{method} {path}: not the envelope: {text}"));
+        assert_eq!(body["success"], false, "{method} {path}");
+        assert!(
+            body["message"].is_string() && body["code"].is_string(),
+            "{method} {path}: {text}"
+        );
+    }
+    let body = json_of(app.get_as(&token, "/api/orgs/%ff").await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["code"], "BAD_USER_INPUT");
+    assert_eq!(
+        body["message"],
+        "The request path holds a character that is not valid UTF-8"
+    );
+    // A query string that does not parse (a field given twice): the start says what it takes,
+    // and the callback's popup page tells the opener the sign-in failed.
+    let start = "/api/auth/google/start?intent=login&intent=register";
+    let body = json_of(app.get(start).await, StatusCode::BAD_REQUEST).await;
+    assert_eq!(body["message"], "intent must be login or register");
+    let callback = app.get("/api/auth/google/callback?code=a&code=b").await;
+    assert_eq!(callback.status(), StatusCode::OK);
+    let page = callback.text().await.unwrap();
+    assert!(page.contains("google-error"), "{page}");
+}
