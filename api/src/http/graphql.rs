@@ -112,6 +112,10 @@ pub async fn get(
     }
     let request = match async_graphql::http::parse_query_string(query.as_deref().unwrap_or_default()) {
         Ok(request) if !request.query.trim().is_empty() => request,
+        // A query with `variables` or `extensions` that are not JSON objects.
+        Err(_) if query.as_deref().is_some_and(has_query_field) => {
+            return bad_request("variables and extensions must be JSON objects (URL-encoded)");
+        }
         _ => {
             return bad_request("Pass the query as ?query=…");
         }
@@ -134,4 +138,10 @@ pub async fn get(
         Arc::new(AtomicBool::new(false)),
     );
     respond(schema.execute(request.data(meta)).await.into())
+}
+
+/// Whether a GET's query string names a non-empty `query`.
+fn has_query_field(query_string: &str) -> bool {
+    url::form_urlencoded::parse(query_string.as_bytes())
+        .any(|(key, value)| key == "query" && !value.trim().is_empty())
 }

@@ -110,6 +110,19 @@ db_test! {
             .unwrap();
         let body = json_of(response, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+        // A GET without a query is told where the query goes; one whose variables are not
+        // JSON is told that instead.
+        let body = json_of(app.get("/api/graphql").await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"][0]["message"], "Pass the query as ?query=…");
+        let body = json_of(
+            app.get("/api/graphql?query=%7Bnews%7D&variables=notjson").await,
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert_eq!(
+            body["errors"][0]["message"],
+            "variables and extensions must be JSON objects (URL-encoded)"
+        );
     }
 }
 
