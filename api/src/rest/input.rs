@@ -4,9 +4,12 @@
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, FromRequestParts, Path, Request, path::ErrorKind, rejection::PathRejection},
+    extract::{
+        FromRequest, FromRequestParts, MatchedPath, Path, Request, path::ErrorKind, rejection::PathRejection,
+    },
     http::request::Parts,
 };
+use percent_encoding::percent_decode_str;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -27,11 +30,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Input<T> {
 }
 
 /// The path's parameters as a `T` (a `String`, or a tuple of them), as axum's `Path` reads
-/// them; a segment whose percent-encoding is not UTF-8 (`/api/orgs/%ff`) names nothing, and
-/// is answered in the envelope rather than in axum's plain text.
+/// them. A segment whose percent-encoding is not UTF-8 (`/api/orgs/%ff`) is read with each
+/// such byte as U+FFFD: it names nothing, so the handler answers it as it answers any unknown
+/// id or token (API.md: "an unknown or malformed id in a path is 404"), in the envelope
+/// rather than in axum's plain-text refusal.
 pub struct Segments<T>(pub T);
 
-/// The answer to a path segment that is not UTF-8 once percent-decoded.
+/// The answer when a segment cannot be read even so (a route with no template).
 pub const PATH_NOT_UTF8: &str = "The request path holds a character that is not valid UTF-8";
 
 impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Segments<T> {
@@ -43,7 +48,9 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Segment
             Err(PathRejection::FailedToDeserializePathParams(err))
                 if matches!(err.kind(), ErrorKind::InvalidUtf8InPathParam { .. }) =>
             {
-                Err(ErrorResponse::new(Code::BadUserInput, PATH_NOT_UTF8))
+                lossy(parts)
+                    .map(Self)
+                    .ok_or_else(|| ErrorResponse::new(Code::BadUserInput, PATH_NOT_UTF8))
             }
             // Parameters that do not fit `T`: a bug in the route, not the request.
             Err(other) => Err(ErrorResponse::from(crate::error::Error::internal(
@@ -51,6 +58,27 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Segment
             ))),
         }
     }
+}
+
+/// The parameters read again from the path itself, beside the route's template (the API's
+/// routes carry their whole path, no wildcards), each decoded with U+FFFD for what is not UTF-8.
+fn lossy<T: DeserializeOwned>(parts: &Parts) -> Option<T> {
+    let template = parts.extensions.get::<MatchedPath>()?.as_str();
+    let path = parts.uri.path();
+    if template.split('/').count() != path.split('/').count() {
+        return None;
+    }
+    let mut values: Vec<Value> = template
+        .split('/')
+        .zip(path.split('/'))
+        .filter(|(name, _)| name.starts_with('{') && name.ends_with('}'))
+        .map(|(_, segment)| Value::String(percent_decode_str(segment).decode_utf8_lossy().into_owned()))
+        .collect();
+    let value = match values.len() {
+        1 => values.pop()?,
+        _ => Value::Array(values),
+    };
+    serde_json::from_value(value).ok()
 }
 
 /// `bytes` as a `T`, or the error naming what is wrong with it.
