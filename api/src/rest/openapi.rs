@@ -246,8 +246,8 @@ pub fn item_data() -> Value {
 
 /// The answers every route can give besides its own: the per-address limit (429) and an
 /// unreachable database or a full hashing queue (503) anywhere; a malformed body (400), one
-/// over 64 KiB (413), one that is not JSON (415) and a cookie write from another site (403) on
-/// every write.
+/// over 64 KiB (413), one that is not JSON (415), a cookie write from another site (403) and
+/// a write that refers to a row deleted while it ran (409) on every write.
 fn with_common_answers(paths: &mut Map<String, Value>) {
     for operations in paths.values_mut().filter_map(Value::as_object_mut) {
         for (method, operation) in operations.iter_mut() {
@@ -268,6 +268,7 @@ fn with_common_answers(paths: &mut Map<String, Value>) {
             if write {
                 add("400", "The body is not a JSON object of the expected shape");
                 add("403", "Cross-site request refused");
+                add("409", "This account or record was deleted while the request ran");
                 add("413", "The request body is too large (64 KiB at most)");
                 add(
                     "415",
