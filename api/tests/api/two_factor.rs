@@ -128,6 +128,27 @@ db_test! {
 }
 
 db_test! {
+    async fn a_right_first_code_sent_twice_at_once_is_no_failed_attempt(app: TestApp) {
+        // A double click, or tabs: the same right code confirms the enrolment three times at
+        // once (more would meet the throttle's own bound on attempts in flight). One turns
+        // two-factor on; the others say it is on already, and none of them counts against the
+        // sign-in throttle as a guess would.
+        let email = "twice@example.com";
+        let token = app.signed_up(email).await;
+        let body = json_of(app.post_as(&token, "/api/users/two-factor/setup", json!({})).await, StatusCode::OK).await;
+        let secret = body["data"]["setup"]["secret"].as_str().unwrap().to_owned();
+        let code = app_code(&secret, 0);
+        let confirms = (0..3).map(|_| app.post_as(&token, "/api/users/two-factor/confirm", json!({ "code": code })));
+        let answers = futures::future::join_all(confirms).await;
+        let statuses: Vec<u16> = answers.iter().map(|a| a.status().as_u16()).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| [200, 409].contains(s)), "{statuses:?}");
+        assert_eq!(app.count("SELECT CAST(COALESCE(MAX(failures), 0) AS BIGINT) FROM login_throttles").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM recovery_codes").await, 10);
+    }
+}
+
+db_test! {
     async fn sign_in_takes_a_code_once_and_a_recovery_code_once(app: TestApp) {
         let email = "twostep@example.com";
         let (_, secret, recovery, confirmed_with) = enrolled_with(&app, email).await;

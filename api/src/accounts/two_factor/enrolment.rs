@@ -109,8 +109,19 @@ pub async fn confirm(
         .exec(&txn)
         .await?;
     if switched.rows_affected == 0 {
-        // Enrolment was restarted or finished in another tab meanwhile.
-        return Err(Error::field("code", INVALID_CODE));
+        // Enrolment was finished (a second click) or started again in another tab meanwhile.
+        // The code was right, so it was no guess: it is not counted as a failed attempt.
+        drop(txn);
+        throttle.succeeded(ctx).await?;
+        let now_on = users::Entity::find_by_id(user.id)
+            .one(&ctx.db)
+            .await?
+            .is_some_and(|account| account.two_factor_enabled);
+        return Err(if now_on {
+            Error::Conflict(ALREADY_ON.to_owned())
+        } else {
+            Error::field("code", INVALID_CODE)
+        });
     }
     replace_recovery_codes(ctx, &txn, user.id, &codes).await?;
     let link = format!("{}/security", ctx.config.platforms.main);
