@@ -355,14 +355,7 @@ pub async fn revoke_beyond(
 /// # Errors
 /// On a database failure.
 pub async fn revoke_unbacked(txn: &impl ConnectionTrait, inviter: Uuid) -> Result<u64> {
-    let memberships: Vec<(Uuid, OrgRole)> = organization_members::Entity::find()
-        .select_only()
-        .column(organization_members::Column::OrganizationId)
-        .column(organization_members::Column::Role)
-        .filter(organization_members::Column::UserId.eq(inviter))
-        .into_tuple()
-        .all(txn)
-        .await?;
+    let memberships = members::memberships_of(txn, inviter).await?;
     let mut revoked = organization_invitations::Entity::update_many()
         .col_expr(
             organization_invitations::Column::Status,

@@ -250,7 +250,10 @@ pub async fn remove(
 }
 
 /// The organizations `user_id` is in, with its role in each.
-async fn memberships_of(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<(Uuid, OrgRole)>> {
+pub(super) async fn memberships_of(
+    txn: &impl ConnectionTrait,
+    user_id: Uuid,
+) -> Result<Vec<(Uuid, OrgRole)>> {
     Ok(organization_members::Entity::find()
         .select_only()
         .column(organization_members::Column::OrganizationId)
