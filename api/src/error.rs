@@ -283,25 +283,25 @@ pub const UNSTORABLE: &str = "A value is out of range or holds a character that 
 /// Whether PostgreSQL refused a value itself (SQLSTATE class 22, "data exception": a NUL
 /// character in text, a date or number out of its range).
 fn is_bad_data(err: &sea_orm::DbErr) -> bool {
+    sql_state(err).is_some_and(|code| code.starts_with("22"))
+}
+
+/// The SQLSTATE of a statement the database refused, when it gave one.
+fn sql_state(err: &sea_orm::DbErr) -> Option<String> {
     use sea_orm::{DbErr, RuntimeErr, sqlx::Error as Sqlx};
     match err {
-        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
-            matches!(&**e, Sqlx::Database(db) if db.code().is_some_and(|code| code.starts_with("22")))
-        }
-        _ => false,
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => match &**e {
+            Sqlx::Database(db) => db.code().map(|code| code.into_owned()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
 /// Whether PostgreSQL refused a transaction to end a deadlock (40P01) or because it could not
 /// be serialized (40001).
 fn is_lock_conflict(err: &sea_orm::DbErr) -> bool {
-    use sea_orm::{DbErr, RuntimeErr, sqlx::Error as Sqlx};
-    match err {
-        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
-            matches!(&**e, Sqlx::Database(db) if db.code().is_some_and(|code| code == "40P01" || code == "40001"))
-        }
-        _ => false,
-    }
+    matches!(sql_state(err).as_deref(), Some("40P01" | "40001"))
 }
 
 /// Whether the database could not be reached (down, restarting, the connection cut), as

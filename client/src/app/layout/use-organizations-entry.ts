@@ -1,9 +1,7 @@
 import { useEffect, useReducer } from 'react';
 import { useConfig } from '@/lib/config-context';
+import { canFoundOrganizations } from '@/lib/roles';
 import type { SessionUser } from '@/lib/session-store';
-
-/** Hire and Campus accounts found organizations (API.md), so their menus always offer the page. */
-const founds = (role: string | null | undefined): boolean => ['hire', 'campus'].includes(role?.toLowerCase() ?? '');
 
 /** What the last look found, by account: whether it is in any organization. */
 const lastSeen = new Map<string, boolean>();
@@ -19,7 +17,7 @@ const lastSeen = new Map<string, boolean>();
 export function useOrganizationsEntry(user: SessionUser, open: boolean): boolean {
   const { apiBaseUrl } = useConfig();
   const [, seen] = useReducer((count: number) => count + 1, 0);
-  const founder = founds(user.role);
+  const founder = canFoundOrganizations(user.role);
   const id = user.id;
   useEffect(() => {
     if (founder || !open) return;

@@ -6,6 +6,7 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
+import { canFoundOrganizations } from '@/lib/roles';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { createOrganization, type CreateOrganizationInput } from '../api/create-organization';
@@ -21,8 +22,6 @@ import { organizationFieldErrors, validateOrganization, type OrganizationErrors,
 const TITLE = 'Organizations';
 const INTRO = 'The Hire organizations and Campus institutes you belong to, and the people in them.';
 
-/** Only Hire and Campus accounts found organizations (API.md); the kind follows the account. */
-const canCreate = (role: string | null | undefined): boolean => ['hire', 'campus'].includes(role?.toLowerCase() ?? '');
 
 /** `/organizations`: the signed-in person's organizations, and a form to found one. */
 export function OrganizationsPage() {
@@ -46,7 +45,8 @@ function MyOrganizations({ role }: { role: string | null | undefined }) {
   const { resource } = useResource('mine', async (signal) => (await listOrganizations(apiBaseUrl, signal)).data.organizations);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<OrganizationErrors>({});
-  const founder = canCreate(role);
+  // Only Hire and Campus accounts found organizations; the kind follows the account.
+  const founder = canFoundOrganizations(role);
 
   const create = async (values: OrganizationValues) => {
     const found = validateOrganization(values);
