@@ -5,7 +5,8 @@ use anyhow::Context as _;
 use chrono::{DateTime, Duration, Utc};
 use entity::{sessions, users};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter,
+    sea_query::{Expr, Query},
 };
 use uuid::Uuid;
 
@@ -71,8 +72,17 @@ impl Viewer {
 
 /// Opens a session for `user` within `db` (a transaction when the caller has one).
 ///
+/// The session is written only while the account is there and not suspended, in the same
+/// statement: a sign-in whose account was read before an admin's suspension (or a deletion)
+/// committed, while its password was being checked, is refused instead of leaving a session
+/// that the suspension never ended and a restore would bring back. On PostgreSQL the account's
+/// row is read `FOR SHARE`, so the insert waits for a suspension under way and sees its result,
+/// and a suspension that starts later waits for the insert and then ends the new session; on
+/// SQLite writes are serial.
+///
 /// # Errors
-/// On a database failure.
+/// 403 'This account has been suspended'; 409 when the account was deleted meanwhile; a
+/// database failure.
 #[tracing::instrument(skip_all)]
 pub async fn start(
     ctx: &Context,
@@ -82,18 +92,49 @@ pub async fn start(
 ) -> Result<SignedIn> {
     let now = Utc::now();
     let expires_at = now + ctx.config.session_lifetime;
-    let session = sessions::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        user_agent: Set(client.user_agent.clone()),
-        ip: Set(client.ip_text()),
-        created_at: Set(now),
-        expires_at: Set(expires_at),
-        last_seen_at: Set(Some(now)),
-        authenticated_at: Set(Some(now)),
+    let id = Uuid::new_v4();
+    let signable = Query::select()
+        .expr(Expr::val(1))
+        .from(users::Entity)
+        .and_where(users::Column::Id.eq(user.id))
+        .and_where(users::Column::Status.ne(users::AccountStatus::Suspended))
+        .lock_shared()
+        .to_owned();
+    let row = Query::select()
+        .exprs([
+            Expr::val(id),
+            Expr::val(user.id),
+            Expr::val(client.user_agent.clone()),
+            Expr::val(client.ip_text()),
+            Expr::val(now),
+            Expr::val(expires_at),
+            Expr::val(Some(now)),
+            Expr::val(Some(now)),
+        ])
+        .and_where(Expr::exists(signable))
+        .to_owned();
+    let insert = Query::insert()
+        .into_table(sessions::Entity)
+        .columns([
+            sessions::Column::Id,
+            sessions::Column::UserId,
+            sessions::Column::UserAgent,
+            sessions::Column::Ip,
+            sessions::Column::CreatedAt,
+            sessions::Column::ExpiresAt,
+            sessions::Column::LastSeenAt,
+            sessions::Column::AuthenticatedAt,
+        ])
+        .select_from(row)
+        .context("the session's insert")
+        .map_err(Error::internal)?
+        .to_owned();
+    if db.execute(&insert).await?.rows_affected() == 0 {
+        return Err(match users::Entity::find_by_id(user.id).one(db).await? {
+            Some(_) => Error::AccountSuspended,
+            None => Error::DeletedMeanwhile,
+        });
     }
-    .insert(db)
-    .await?;
     users::Entity::update_many()
         .col_expr(
             users::Column::LastSignInAt,
@@ -104,7 +145,7 @@ pub async fn start(
         .await?;
     let token = ctx
         .keys
-        .issue(user.id, session.id, user.role.as_str(), now, expires_at)
+        .issue(user.id, id, user.role.as_str(), now, expires_at)
         .context("could not sign the session token")
         .map_err(Error::internal)?;
     Ok(SignedIn { user, token })

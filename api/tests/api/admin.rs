@@ -303,3 +303,54 @@ db_test! {
         assert_eq!(lifted["data"]["setSeatLimit"]["organization"]["seatLimit"], Value::Null, "{lifted}");
     }
 }
+
+/// A password sign-in whose account is suspended while its password is being checked: it read
+/// the account as active, so without a guard it would open a session after the suspension had
+/// ended them all, dead while suspended and alive again on restore. The session is written only
+/// while the account is not suspended, and on PostgreSQL that read waits for a suspension under
+/// way. PostgreSQL only: it is where the test can hold the suspension open until the sign-in
+/// waits on it; SQLite runs the two writes one after the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_that_meets_a_suspension_under_way_opens_no_session() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    app.signed_up("member@example.com").await;
+    // The suspension as the console writes it, begun and not yet committed.
+    let suspension = app.db.begin().await.unwrap();
+    suspension
+        .execute_unprepared("UPDATE users SET status = 'suspended' WHERE email = 'member@example.com'")
+        .await
+        .unwrap();
+    suspension
+        .execute_unprepared(
+            "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = 'member@example.com')",
+        )
+        .await
+        .unwrap();
+    let mut sign_in = Box::pin(app.login("member@example.com", PASSWORD));
+    crate::helpers::until_it_waits_on_a_lock(
+        &app,
+        sign_in.as_mut(),
+        "the sign-in did not wait for the suspension",
+    )
+    .await;
+    suspension.commit().await.unwrap();
+    let refused = json_of(sign_in.await, StatusCode::FORBIDDEN).await;
+    assert_eq!(refused["message"], "This account has been suspended");
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM sessions").await,
+        0,
+        "no session for the suspended account"
+    );
+
+    // Restored, the account signs in again, with a session of its own.
+    app.sql("UPDATE users SET status = 'active' WHERE email = 'member@example.com'")
+        .await;
+    let again = json_of(app.login("member@example.com", PASSWORD).await, StatusCode::OK).await;
+    let token = again["data"]["token"].as_str().unwrap();
+    json_of(app.get_as(token, "/api/auth/verify").await, StatusCode::OK).await;
+    assert_eq!(app.count("SELECT COUNT(*) FROM sessions").await, 1);
+}
