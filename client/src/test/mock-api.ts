@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import { jsonResponse } from './render';
 
-type Reply = { status: number; body: unknown };
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
 
 /**
  * Stubs the global fetch: each call to `path` takes the next queued reply for it (the last
@@ -15,7 +15,7 @@ export function mockApi(replies: Record<string, Reply | Reply[]>) {
     const queue = queues.get(path);
     const reply = queue && queue.length > 1 ? queue.shift() : queue?.[0];
     if (!reply) return jsonResponse(401, { success: false, message: 'Session expired or unauthorized' });
-    return jsonResponse(reply.status, reply.body);
+    return jsonResponse(reply.status, reply.body, reply.headers);
   });
   vi.stubGlobal('fetch', fetchMock);
   const calls = (path: string) =>

@@ -60,6 +60,27 @@ describe('VerifyOtpPage', () => {
     expect(screen.getByRole('button', { name: 'Resend OTP' })).toBeEnabled();
   });
 
+  it("counts down the server's own cooldown when a resend is refused", async () => {
+    vi.useFakeTimers();
+    mockApi({
+      '/auth/send-otp-email': {
+        status: 429,
+        body: { success: false, code: 'RATE_LIMITED', message: 'Please wait before requesting another code.' },
+        headers: { 'Retry-After': '42' },
+      },
+    });
+    renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Resend OTP' }));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByText('Please wait before requesting another code. Try again in 42 seconds.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resend in 42s' })).toBeDisabled();
+  });
+
   it('validates the code and clears the error on edit', async () => {
     const api = mockApi({});
     const events = userEvent.setup();

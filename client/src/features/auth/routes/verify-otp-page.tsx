@@ -81,6 +81,9 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
       cooldown.start(OTP_RESEND_COOLDOWN_S);
     } catch (error) {
       accountToast.error(failureMessage(error, 'Failed to resend OTP'));
+      // The server's cooldown is still running (a code sent before a reload, say): count down
+      // what it has left instead of letting the button be pressed into the same refusal.
+      if (error instanceof ApiError && error.retryAfterSeconds !== undefined) cooldown.start(error.retryAfterSeconds);
     } finally {
       setSending(false);
     }
