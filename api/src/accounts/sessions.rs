@@ -72,69 +72,67 @@ impl Viewer {
 
 /// Opens a session for `user` within `db` (a transaction when the caller has one).
 ///
-/// The session is written only while the account is there and not suspended, in the same
-/// statement: a sign-in whose account was read before an admin's suspension (or a deletion)
-/// committed, while its password was being checked, is refused instead of leaving a session
-/// that the suspension never ended and a restore would bring back. On PostgreSQL the account's
-/// row is read `FOR SHARE`, so the insert waits for a suspension under way and sees its result,
-/// and a suspension that starts later waits for the insert and then ends the new session; on
-/// SQLite writes are serial.
+/// The session is written only while the account is there and not suspended (see
+/// [`insert_while_signable`]): a sign-in whose account was read before an admin's suspension
+/// or a deletion committed is refused instead of leaving a session that the suspension never
+/// ended and a restore would bring back.
 ///
 /// # Errors
 /// 403 'This account has been suspended'; 409 when the account was deleted meanwhile; a
 /// database failure.
-#[tracing::instrument(skip_all)]
 pub async fn start(
     ctx: &Context,
     db: &impl ConnectionTrait,
     user: users::Model,
     client: &ClientInfo,
 ) -> Result<SignedIn> {
+    open(ctx, db, user, client, false).await
+}
+
+/// [`start`] for a sign-in proven by the password read with `user`: written only while the
+/// account still has that password, so a sign-in with the old password that was being checked
+/// as a reset or a change committed does not outlive them.
+///
+/// # Errors
+/// As [`start`], and 401 'Invalid email or password' when the password changed meanwhile.
+pub async fn start_after_password(
+    ctx: &Context,
+    db: &impl ConnectionTrait,
+    user: users::Model,
+    client: &ClientInfo,
+) -> Result<SignedIn> {
+    open(ctx, db, user, client, true).await
+}
+
+#[tracing::instrument(skip_all)]
+async fn open(
+    ctx: &Context,
+    db: &impl ConnectionTrait,
+    user: users::Model,
+    client: &ClientInfo,
+    by_password: bool,
+) -> Result<SignedIn> {
     let now = Utc::now();
     let expires_at = now + ctx.config.session_lifetime;
     let id = Uuid::new_v4();
-    let signable = Query::select()
-        .expr(Expr::val(1))
-        .from(users::Entity)
-        .and_where(users::Column::Id.eq(user.id))
-        .and_where(users::Column::Status.ne(users::AccountStatus::Suspended))
-        .lock_shared()
-        .to_owned();
-    let row = Query::select()
-        .exprs([
-            Expr::val(id),
-            Expr::val(user.id),
-            Expr::val(client.user_agent.clone()),
-            Expr::val(client.ip_text()),
-            Expr::val(now),
-            Expr::val(expires_at),
-            Expr::val(Some(now)),
-            Expr::val(Some(now)),
-        ])
-        .and_where(Expr::exists(signable))
-        .to_owned();
-    let insert = Query::insert()
-        .into_table(sessions::Entity)
-        .columns([
-            sessions::Column::Id,
-            sessions::Column::UserId,
-            sessions::Column::UserAgent,
-            sessions::Column::Ip,
-            sessions::Column::CreatedAt,
-            sessions::Column::ExpiresAt,
-            sessions::Column::LastSeenAt,
-            sessions::Column::AuthenticatedAt,
-        ])
-        .select_from(row)
-        .context("the session's insert")
-        .map_err(Error::internal)?
-        .to_owned();
-    if db.execute(&insert).await?.rows_affected() == 0 {
-        return Err(match users::Entity::find_by_id(user.id).one(db).await? {
-            Some(_) => Error::AccountSuspended,
-            None => Error::DeletedMeanwhile,
-        });
-    }
+    let password = by_password.then_some(user.password_hash.as_deref()).flatten();
+    insert_while_signable(
+        db,
+        &user,
+        password,
+        sessions::Entity,
+        vec![
+            (sessions::Column::Id, Expr::val(id)),
+            (sessions::Column::UserId, Expr::val(user.id)),
+            (sessions::Column::UserAgent, Expr::val(client.user_agent.clone())),
+            (sessions::Column::Ip, Expr::val(client.ip_text())),
+            (sessions::Column::CreatedAt, Expr::val(now)),
+            (sessions::Column::ExpiresAt, Expr::val(expires_at)),
+            (sessions::Column::LastSeenAt, Expr::val(Some(now))),
+            (sessions::Column::AuthenticatedAt, Expr::val(Some(now))),
+        ],
+    )
+    .await?;
     users::Entity::update_many()
         .col_expr(
             users::Column::LastSignInAt,
@@ -149,6 +147,56 @@ pub async fn start(
         .context("could not sign the session token")
         .map_err(Error::internal)?;
     Ok(SignedIn { user, token })
+}
+
+/// Inserts one row of `table` (a session, a second step) for `user` only while the account
+/// exists, is not suspended and, given `password`, still has that password hash: one
+/// `INSERT … SELECT … WHERE EXISTS`, so the check and the write cannot be split. On PostgreSQL
+/// the account's row is read `FOR SHARE`: a suspension, reset or password change under way
+/// (each writes that row before it ends the sessions) makes the insert wait and then see it,
+/// and one that begins later waits for the insert and then ends what it wrote. SQLite runs
+/// writes one at a time.
+///
+/// # Errors
+/// 403 'This account has been suspended'; 409 when the account was deleted meanwhile; 401
+/// 'Invalid email or password' when the password changed; a database failure.
+pub(crate) async fn insert_while_signable<E: EntityTrait>(
+    db: &impl ConnectionTrait,
+    user: &users::Model,
+    password: Option<&str>,
+    table: E,
+    row: Vec<(E::Column, sea_orm::sea_query::SimpleExpr)>,
+) -> Result<()> {
+    let mut signable = Query::select();
+    signable
+        .expr(Expr::val(1))
+        .from(users::Entity)
+        .and_where(users::Column::Id.eq(user.id))
+        .and_where(users::Column::Status.ne(users::AccountStatus::Suspended))
+        .lock_shared();
+    if let Some(hash) = password {
+        signable.and_where(users::Column::PasswordHash.eq(hash));
+    }
+    let (columns, values): (Vec<_>, Vec<_>) = row.into_iter().unzip();
+    let select = Query::select()
+        .exprs(values)
+        .and_where(Expr::exists(signable.to_owned()))
+        .to_owned();
+    let insert = Query::insert()
+        .into_table(table)
+        .columns(columns)
+        .select_from(select)
+        .context("a conditional insert")
+        .map_err(Error::internal)?
+        .to_owned();
+    if db.execute(&insert).await?.rows_affected() > 0 {
+        return Ok(());
+    }
+    Err(match users::Entity::find_by_id(user.id).one(db).await? {
+        None => Error::DeletedMeanwhile,
+        Some(now) if now.status == users::AccountStatus::Suspended => Error::AccountSuspended,
+        Some(_) => Error::InvalidCredentials,
+    })
 }
 
 /// The viewer behind `token`: signed by us, unexpired, with a live session and account.

@@ -85,3 +85,67 @@ db_test! {
         assert_eq!(body["code"], "TOKEN_EXPIRED");
     }
 }
+
+/// A sign-in with the old password that was being checked as a reset committed: it read the
+/// account's old password, and without a guard it would write its session (or, with two-factor
+/// on, its second step) after the reset had ended them all, and outlive the reset that was
+/// meant to lock its holder out. Each is written only while the account still has the
+/// password that was proven, and on PostgreSQL that read waits for a reset under way.
+/// PostgreSQL only: it is where the test can hold the reset open until the sign-in waits on
+/// it; SQLite runs the two writes one after the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_with_the_old_password_that_meets_a_reset_under_way_is_refused() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = crate::helpers::TestApp::spawn_postgres().await else {
+        return;
+    };
+    for (email, two_factor) in [("plain@example.com", false), ("second@example.com", true)] {
+        app.signed_up(email).await;
+        if two_factor {
+            app.sql(&format!(
+                "UPDATE users SET two_factor_enabled = true WHERE email = '{email}'"
+            ))
+            .await;
+        }
+        // The reset as it is written (the account's row, then its sessions), not yet committed.
+        let reset = app.db.begin().await.unwrap();
+        reset
+            .execute_unprepared(&format!(
+                "UPDATE users SET password_hash = 'replaced' WHERE email = '{email}'"
+            ))
+            .await
+            .unwrap();
+        reset
+            .execute_unprepared(&format!(
+                "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = '{email}')"
+            ))
+            .await
+            .unwrap();
+        let mut sign_in = Box::pin(app.login(email, PASSWORD));
+        crate::helpers::until_it_waits_on_a_lock(
+            &app,
+            sign_in.as_mut(),
+            &format!("{email}: the sign-in did not wait for the reset"),
+        )
+        .await;
+        reset.commit().await.unwrap();
+        let refused = json_of(sign_in.await, StatusCode::UNAUTHORIZED).await;
+        assert_eq!(refused["message"], "Invalid email or password", "{email}");
+        let mine = format!("user_id = (SELECT id FROM users WHERE email = '{email}')");
+        assert_eq!(
+            app.count(&format!("SELECT COUNT(*) FROM sessions WHERE {mine}"))
+                .await,
+            0,
+            "{email}: no session"
+        );
+        assert_eq!(
+            app.count(&format!(
+                "SELECT COUNT(*) FROM two_factor_challenges WHERE {mine}"
+            ))
+            .await,
+            0,
+            "{email}: no second step"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 
 use chrono::Utc;
 use entity::{two_factor_challenges, users};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_query::Expr};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
 use super::super::{
     sessions::{self, SignedIn},
@@ -33,8 +33,15 @@ pub async fn sign_in_or_challenge(
     method: &'static str,
     client: &ClientInfo,
 ) -> Result<SignInStep> {
+    // A password proven against the account as read must still be its password when the
+    // session or the second step is written (a reset may have committed while it was checked).
+    let by_password = method == "password";
     if !user.two_factor_enabled {
-        let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
+        let signed_in = if by_password {
+            sessions::start_after_password(ctx, &ctx.db, user, client).await?
+        } else {
+            sessions::start(ctx, &ctx.db, user, client).await?
+        };
         Event::new(Kind::SignIn, Some(signed_in.user.id), client)
             .detail(method)
             .record(&ctx.db)
@@ -43,15 +50,27 @@ pub async fn sign_in_or_challenge(
     }
     let challenge = tokens::random_token();
     let now = Utc::now();
-    two_factor_challenges::ActiveModel {
-        token_hash: Set(tokens::sha256_hex(&challenge)),
-        user_id: Set(user.id),
-        method: Set(method.to_owned()),
-        failures: Set(0),
-        created_at: Set(now),
-        expires_at: Set(now + CHALLENGE_LIFETIME),
-    }
-    .insert(&ctx.db)
+    let password = by_password.then_some(user.password_hash.as_deref()).flatten();
+    sessions::insert_while_signable(
+        &ctx.db,
+        &user,
+        password,
+        two_factor_challenges::Entity,
+        vec![
+            (
+                two_factor_challenges::Column::TokenHash,
+                Expr::val(tokens::sha256_hex(&challenge)),
+            ),
+            (two_factor_challenges::Column::UserId, Expr::val(user.id)),
+            (two_factor_challenges::Column::Method, Expr::val(method)),
+            (two_factor_challenges::Column::Failures, Expr::val(0)),
+            (two_factor_challenges::Column::CreatedAt, Expr::val(now)),
+            (
+                two_factor_challenges::Column::ExpiresAt,
+                Expr::val(now + CHALLENGE_LIFETIME),
+            ),
+        ],
+    )
     .await?;
     Event::new(Kind::TwoFactorChallenged, Some(user.id), client)
         .detail(method)
