@@ -14,6 +14,18 @@ const routes = [
 ];
 const otpInput = () => document.querySelector<HTMLInputElement>('input[name="otp"]')!;
 
+/** Opens the page, lets the first cooldown run out and presses Resend OTP (fake timers). */
+async function resendOnceTheCooldownEnds() {
+  renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state });
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(60_000);
+  });
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Resend OTP' }));
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
 describe('VerifyOtpPage', () => {
   it('without an email in the navigation state, says so and goes to /register', async () => {
     mockApi({});
@@ -48,14 +60,7 @@ describe('VerifyOtpPage', () => {
   it('shows a failed resend', async () => {
     vi.useFakeTimers();
     mockApi({ '/auth/send-otp-email': { status: 500, body: { success: false } } });
-    renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state });
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(60_000);
-    });
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Resend OTP' }));
-      await vi.advanceTimersByTimeAsync(0);
-    });
+    await resendOnceTheCooldownEnds();
     expect(screen.getByText('Failed to resend OTP')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Resend OTP' })).toBeEnabled();
   });
@@ -69,14 +74,7 @@ describe('VerifyOtpPage', () => {
         headers: { 'Retry-After': '42' },
       },
     });
-    renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state });
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(60_000);
-    });
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Resend OTP' }));
-      await vi.advanceTimersByTimeAsync(0);
-    });
+    await resendOnceTheCooldownEnds();
     expect(screen.getByText('Please wait before requesting another code. Try again in 42 seconds.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Resend in 42s' })).toBeDisabled();
   });
