@@ -298,3 +298,66 @@ db_test! {
         assert_eq!(app.count("SELECT COUNT(*) FROM two_factor_challenges").await, 0);
     }
 }
+
+/// A second step sent as the account's password is reset: without the account locked through
+/// the step, its challenge could be spent before the reset ended the second steps, and its
+/// session written after the reset ended the sessions, a way in that outlived the reset. The
+/// step now waits for the reset and finds its challenge gone, and the recovery code it
+/// presented is not spent. PostgreSQL only: it is where the test can hold the reset open
+/// until the step waits on it; SQLite runs the two writes one after the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_step_that_meets_a_reset_under_way_opens_no_session() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+
+    let Some(app) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let email = "reset-race@example.com";
+    let (_, _, codes) = enrolled(&app, email).await;
+    let challenge = challenge(&app, email).await;
+    let mine = format!("user_id = (SELECT id FROM users WHERE email = '{email}')");
+    // The reset as it is written: the account's row first, then its sessions and second steps.
+    let reset = app.db.begin().await.unwrap();
+    reset
+        .execute_unprepared(&format!(
+            "UPDATE users SET password_hash = 'replaced' WHERE email = '{email}'"
+        ))
+        .await
+        .unwrap();
+    let mut step = Box::pin(second_step(&app, &challenge, &codes[0]));
+    crate::helpers::until_it_waits_on_a_lock(
+        &app,
+        step.as_mut(),
+        "the second step did not wait for the reset",
+    )
+    .await;
+    reset
+        .execute_unprepared(&format!("DELETE FROM sessions WHERE {mine}"))
+        .await
+        .unwrap();
+    reset
+        .execute_unprepared(&format!("DELETE FROM two_factor_challenges WHERE {mine}"))
+        .await
+        .unwrap();
+    reset.commit().await.unwrap();
+
+    let refused = json_of(step.await, StatusCode::GONE).await;
+    assert_eq!(
+        refused["message"],
+        "This sign-in has expired. Please sign in again."
+    );
+    assert_eq!(
+        app.count(&format!("SELECT COUNT(*) FROM sessions WHERE {mine}"))
+            .await,
+        0,
+        "no session after the reset"
+    );
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) FROM recovery_codes WHERE {mine} AND used_at IS NULL"
+        ))
+        .await,
+        10,
+        "the recovery code is not spent"
+    );
+}

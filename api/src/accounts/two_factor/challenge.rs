@@ -149,7 +149,16 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
         return Err(err);
     }
 
-    let Some(redeemed) = redeem(ctx, &ctx.db, &user, code).await? else {
+    // The account stays locked to the end of this step, and the code, the challenge and the
+    // session are one transaction: a reset or a password change under way (each locks the
+    // account, then ends its sessions and the second steps begun before it) is waited for, and
+    // this challenge is then found spent; one that begins later waits for this step and then
+    // ends its session. Without it a challenge spent just before a reset could still open a
+    // session just after it.
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    let user = super::super::locked(&txn, user.id).await?.ok_or_else(expired)?;
+    let Some(redeemed) = redeem(ctx, &txn, &user, code).await? else {
+        txn.rollback().await?;
         Event::new(Kind::SignInFailed, Some(user.id), client)
             .detail("wrong two-factor code")
             .record(&ctx.db)
@@ -157,24 +166,31 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
         cap.wrong_code(ctx, &user, taken, client).await?;
         return Err(Error::InvalidCode);
     };
-    cap.give_back(ctx).await?;
     // Single use: of two requests racing with the same challenge, one deletes it.
     let used = two_factor_challenges::Entity::delete_by_id(key)
-        .exec(&ctx.db)
+        .exec(&txn)
         .await?;
     if used.rows_affected == 0 {
+        txn.rollback().await?;
+        cap.give_back(ctx).await?;
         return Err(expired());
     }
+    // A suspended account's step is spent all the same, and opens nothing.
+    let signed_in = match super::super::ensure_can_sign_in(&user) {
+        Ok(()) => Some(sessions::start(ctx, &txn, user, client).await?),
+        Err(_) => None,
+    };
+    txn.commit().await?;
+    cap.give_back(ctx).await?;
     throttle.succeeded(ctx).await?;
-    super::super::ensure_can_sign_in(&user)?;
+    let signed_in = signed_in.ok_or(Error::AccountSuspended)?;
     if redeemed == Redeemed::Recovery {
-        let left = unused_recovery_codes(&ctx.db, user.id).await?;
-        Event::new(Kind::RecoveryCodeUsed, Some(user.id), client)
+        let left = unused_recovery_codes(&ctx.db, signed_in.user.id).await?;
+        Event::new(Kind::RecoveryCodeUsed, Some(signed_in.user.id), client)
             .detail(format!("{left} left"))
             .record(&ctx.db)
             .await?;
     }
-    let signed_in = sessions::start(ctx, &ctx.db, user, client).await?;
     let factor = if redeemed == Redeemed::Recovery {
         "recovery code"
     } else {
