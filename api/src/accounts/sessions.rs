@@ -192,10 +192,13 @@ pub(crate) async fn insert_while_signable<E: EntityTrait>(
     if db.execute(&insert).await?.rows_affected() > 0 {
         return Ok(());
     }
+    // Why not, as the account stands now: gone, refused by the sign-in rule, or its password
+    // changed.
     Err(match users::Entity::find_by_id(user.id).one(db).await? {
         None => Error::DeletedMeanwhile,
-        Some(now) if now.status == users::AccountStatus::Suspended => Error::AccountSuspended,
-        Some(_) => Error::InvalidCredentials,
+        Some(now) => super::ensure_can_sign_in(&now)
+            .err()
+            .unwrap_or(Error::InvalidCredentials),
     })
 }
 

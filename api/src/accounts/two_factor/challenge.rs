@@ -177,13 +177,13 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
     }
     // A suspended account's step is spent all the same, and opens nothing.
     let signed_in = match super::super::ensure_can_sign_in(&user) {
-        Ok(()) => Some(sessions::start(ctx, &txn, user, client).await?),
-        Err(_) => None,
+        Ok(()) => Ok(sessions::start(ctx, &txn, user, client).await?),
+        Err(refused) => Err(refused),
     };
     txn.commit().await?;
     cap.give_back(ctx).await?;
     throttle.succeeded(ctx).await?;
-    let signed_in = signed_in.ok_or(Error::AccountSuspended)?;
+    let signed_in = signed_in?;
     if redeemed == Redeemed::Recovery {
         let left = unused_recovery_codes(&ctx.db, signed_in.user.id).await?;
         Event::new(Kind::RecoveryCodeUsed, Some(signed_in.user.id), client)
