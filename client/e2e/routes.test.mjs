@@ -129,4 +129,30 @@ describe('routes', () => {
       assert.ok((await footer.innerText()).includes(`© ${new Date().getFullYear()}`));
     });
   });
+
+  test('a short page on a tall screen keeps its own background down to the footer', async () => {
+    await withPage(
+      browser,
+      app.baseURL,
+      'tall screen',
+      async (page) => {
+        for (const [path, text] of [
+          ['/security', "Please sign in to manage your account's security."],
+          ['/profile', 'Please sign in to view your profile.'],
+          ['/forgot-password', 'Forgot Password'],
+        ]) {
+          await page.goto(path);
+          await page.getByText(text).first().waitFor();
+          // The page's panel ends where the footer begins: no band of another colour between.
+          const gap = await page.evaluate(() => {
+            const panel = document.querySelector('main#main > :last-child');
+            const footer = document.querySelector('footer');
+            return footer.getBoundingClientRect().top - panel.getBoundingClientRect().bottom;
+          });
+          assert.equal(gap, 0, `${path}: ${gap}px between the page and the footer`);
+        }
+      },
+      { viewport: { width: 1280, height: 1600 } },
+    );
+  });
 });

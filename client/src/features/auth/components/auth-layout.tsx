@@ -17,7 +17,7 @@ export function AuthLayout({ title, subtitle, description, children }: AuthLayou
   const { appName } = useConfig();
   usePageMeta(title, description ?? subtitle);
   return (
-    <div className="bg-ink-50 px-4 py-8 sm:py-14">
+    <div className="flex-1 bg-ink-50 px-4 py-8 sm:py-14">
       <div className="mx-auto grid max-w-5xl overflow-hidden rounded-2xl bg-paper shadow-lg ring-1 ring-ink-200 lg:grid-cols-[5fr_6fr]">
         <aside className="flex flex-col justify-between gap-6 bg-gradient-to-br from-indigo-700 via-indigo-800 to-slate-900 p-6 text-white sm:p-10">
           <div>

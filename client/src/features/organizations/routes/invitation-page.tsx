@@ -20,7 +20,7 @@ export const EXPIRED_TITLE = 'This invitation has expired';
 
 function Card({ title, eyebrow, children }: { title: string; eyebrow?: string; children: ReactNode }) {
   return (
-    <div className="bg-ink-50 px-4 py-10 sm:py-16">
+    <div className="flex-1 bg-ink-50 px-4 py-10 sm:py-16">
       <div className="mx-auto max-w-xl rounded-2xl bg-paper p-6 shadow-sm ring-1 ring-ink-200 sm:p-8">
         <span className="flex size-12 items-center justify-center rounded-xl bg-accent-soft">
           <MailOpen aria-hidden="true" className="size-6 text-accent" />

@@ -27,7 +27,7 @@ export function ProfilePage() {
   const client = useSharedApolloClient();
   usePageMeta('Profile', 'Your personal information, social profiles, address, preferences and security settings.');
   return (
-    <div className="bg-ink-50 px-4 py-8 sm:py-12">
+    <div className="flex-1 bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
         <h1 className="mb-6 text-3xl font-bold text-ink-900">Profile</h1>
         <ApolloProvider client={client}>

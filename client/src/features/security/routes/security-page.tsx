@@ -32,7 +32,7 @@ export function SecurityPage() {
   const client = useSharedApolloClient();
   usePageMeta('Security', 'Change your password, turn on two-factor sign-in, add passkeys, connect sign-in accounts, and see or sign out the devices signed in to your account.');
   return (
-    <div className="bg-ink-50 px-4 py-8 sm:py-12">
+    <div className="flex-1 bg-ink-50 px-4 py-8 sm:py-12">
       <div className="mx-auto max-w-4xl">
         <h1 className="mb-6 text-3xl font-bold text-ink-900">Security</h1>
         <ApolloProvider client={client}>
