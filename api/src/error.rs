@@ -40,6 +40,20 @@ impl FieldErrors {
         self.0.iter().map(|(f, m)| (f.as_str(), m.as_str()))
     }
 
+    /// The same errors with `from`'s under the name `to`, in its message's first word too.
+    #[must_use]
+    pub fn renamed(mut self, from: &str, to: &str) -> Self {
+        for (field, message) in &mut self.0 {
+            if field == from {
+                to.clone_into(field);
+                if let Some(rest) = message.strip_prefix(from) {
+                    *message = format!("{to}{rest}");
+                }
+            }
+        }
+        self
+    }
+
     /// The first field's message: what a toast shows.
     pub fn first_message(&self) -> &str {
         self.0.first().map_or("Invalid input", |(_, m)| m.as_str())

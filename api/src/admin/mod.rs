@@ -22,6 +22,28 @@ use crate::{
 
 pub const ADMINS_ONLY: &str = "Only admins can use the admin console";
 
+/// The longest search, in characters.
+pub const MAX_QUERY: usize = 100;
+
+/// A search's `query`, trimmed and lowercased; `None` when it is empty. Names and addresses
+/// hold no control character, so a search with one could find nothing (and a NUL is not even
+/// text to PostgreSQL).
+///
+/// # Errors
+/// The field's message for a query over [`MAX_QUERY`] characters or with a control character.
+fn search_query(raw: Option<&str>) -> std::result::Result<Option<String>, String> {
+    let Some(query) = raw.map(|q| q.trim().to_lowercase()).filter(|q| !q.is_empty()) else {
+        return Ok(None);
+    };
+    if query.chars().count() > MAX_QUERY {
+        Err(format!("query must be at most {MAX_QUERY} characters"))
+    } else if query.chars().any(char::is_control) {
+        Err("query cannot contain control characters".to_owned())
+    } else {
+        Ok(Some(query))
+    }
+}
+
 /// # Errors
 /// 403 'Only admins can use the admin console'.
 pub fn require_admin(viewer: &Viewer) -> Result<()> {

@@ -5,11 +5,11 @@ use entity::organizations;
 use sea_orm::Condition;
 use uuid::Uuid;
 
-use super::{Order, decode_cursor, ordered_page, require_admin, starts_with};
+use super::{Order, decode_cursor, ordered_page, require_admin, search_query, starts_with};
 use crate::{
     accounts::sessions::Viewer,
     context::Context,
-    error::{Error, FieldErrors, Result},
+    error::{Error, Result},
     organizations::{View, member_counts},
     paging::page_request,
 };
@@ -33,19 +33,7 @@ pub struct OrgPage {
 /// 403 for anyone but an admin; field errors for the query, limit or cursor.
 pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Result<OrgPage> {
     require_admin(viewer)?;
-    let query = form
-        .query
-        .as_deref()
-        .map(|q| q.trim().to_lowercase())
-        .filter(|q| !q.is_empty());
-    if query
-        .as_ref()
-        .is_some_and(|q| q.chars().count() > 100 || q.contains('\u{0}'))
-    {
-        let mut errors = FieldErrors::new();
-        errors.add("query", "query must be at most 100 characters");
-        return Err(Error::Validation(errors));
-    }
+    let query = search_query(form.query.as_deref()).map_err(|message| Error::field("query", message))?;
     let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor)?;
     let mut condition = Condition::all();
     if let Some(q) = &query {

@@ -15,7 +15,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{Order, decode_cursor, ordered_page, require_admin, starts_with};
+use super::{Order, decode_cursor, ordered_page, require_admin, search_query, starts_with};
 use crate::{
     accounts::{
         email_code::{self, SendCodeForm},
@@ -41,7 +41,6 @@ pub const NOT_YOURSELF_SUSPEND: &str = "You cannot suspend your own account";
 pub const NOT_YOURSELF_ROLE: &str = "You cannot change your own role";
 pub const REASON_REQUIRED: &str = "Reason is required";
 pub const MAX_REASON: usize = 500;
-const MAX_QUERY: usize = 100;
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
@@ -135,17 +134,9 @@ async fn organization_counts(db: &impl ConnectionTrait, ids: &[Uuid]) -> Result<
 pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<UserPage> {
     require_admin(viewer)?;
     let mut errors = FieldErrors::new();
-    let query = form
-        .query
-        .as_deref()
-        .map(|q| q.trim().to_lowercase())
-        .filter(|q| !q.is_empty());
-    if query
-        .as_ref()
-        .is_some_and(|q| q.chars().count() > MAX_QUERY || q.contains('\u{0}'))
-    {
-        errors.add("query", format!("query must be at most {MAX_QUERY} characters"));
-    }
+    let query = errors
+        .check("query", search_query(form.query.as_deref()))
+        .flatten();
     let role = form
         .role
         .as_deref()

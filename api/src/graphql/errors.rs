@@ -7,11 +7,26 @@ use crate::error::Error;
 
 pub trait IntoGql<T> {
     fn gql(self) -> async_graphql::Result<T>;
+
+    /// As [`IntoGql::gql`], for a connection read with `first` and `after`: the domain names its
+    /// page's fields as the REST query does (`limit`, `cursor`), the errors here name the
+    /// arguments the caller sent.
+    fn gql_page(self) -> async_graphql::Result<T>;
 }
 
 impl<T> IntoGql<T> for Result<T, Error> {
     fn gql(self) -> async_graphql::Result<T> {
         self.map_err(to_gql)
+    }
+
+    fn gql_page(self) -> async_graphql::Result<T> {
+        self.map_err(|err| match err {
+            Error::Validation(fields) => {
+                Error::Validation(fields.renamed("limit", "first").renamed("cursor", "after"))
+            }
+            other => other,
+        })
+        .gql()
     }
 }
 

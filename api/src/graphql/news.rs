@@ -102,7 +102,9 @@ impl NewsQuery {
     ) -> async_graphql::Result<NewsConnection> {
         let (state, meta) = context(ctx);
         let is_admin = meta.is_admin(state).await.gql()?;
-        let page = news::list(state, is_admin, first, after.as_deref()).await.gql()?;
+        let page = news::list(state, is_admin, first, after.as_deref())
+            .await
+            .gql_page()?;
         let edges: Vec<NewsEdge> = page
             .items
             .into_iter()

@@ -80,7 +80,7 @@ impl From<Member> for Membership {
     }
 }
 
-/// A page of members: owners first, then admins, then members, each by name.
+/// A page of members: owners first, then everyone else, each by name.
 #[derive(SimpleObject, Serialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberPage {
@@ -271,7 +271,7 @@ impl OrganizationsQuery {
         let viewer = meta.viewer(state).await.gql()?;
         let page = members::list(state, &viewer, &organization_id, first, after.as_deref())
             .await
-            .gql()?;
+            .gql_page()?;
         Ok(page.into())
     }
 

@@ -13,12 +13,13 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::{Input, Segments},
-    openapi::{cursor_param, limit_param, nullable_string, object, ok, operation, string, text},
+    openapi::{self, cursor_param, limit_param, nullable_string, object, ok, operation, string, text},
     routes::Routes,
 };
 use crate::{
     accounts::sessions::Viewer,
     admin::{
+        MAX_QUERY,
         audit_log::{self, LogForm},
         orgs::{self, OrgSearchForm},
         users::{self, Listed, RoleForm, SearchForm, SuspendForm},
@@ -56,7 +57,7 @@ pub fn routes() -> Routes {
     Routes::new()
         .get("/admin/users", search_users, operation("Find people by a prefix of their name or email, in name order")
             .signed_in()
-            .query_param_of("query", "A prefix of the name or email (case-insensitive)", json!({ "type": "string", "maxLength": 100 }))
+            .query_param_of("query", "A prefix of the name or email (case-insensitive)", openapi::search(MAX_QUERY))
             .query_param_of("role", "One role", json!({ "enum": ["career", "campus", "hire", "admin"] }))
             .query_param_of("status", "One status", json!({ "enum": ["pending", "active", "suspended"] }))
             .param(limit_param(50, 100))
@@ -111,7 +112,7 @@ pub fn routes() -> Routes {
             .answers(("200", json!({ "description": "text/csv: at,kind,userId,actorId,ip,userAgent,detail", "content": { "text/csv": { "schema": string() } } })), &[("400", "Field errors"), signed_out, not_admin]))
         .get("/admin/orgs", search_orgs, operation("Every organization, by name, with a name prefix search")
             .signed_in()
-            .query_param_of("query", "A prefix of the name (case-insensitive)", json!({ "type": "string", "maxLength": 100 }))
+            .query_param_of("query", "A prefix of the name (case-insensitive)", openapi::search(MAX_QUERY))
             .param(limit_param(50, 100))
             .param(cursor_param())
             .answers(("200", ok("A page of organizations", Some(page_of("Organization")))), &[("400", "Field errors"), signed_out, not_admin]))

@@ -128,6 +128,11 @@ pub fn free_text(max: usize) -> Value {
         "pattern": "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$" })
 }
 
+/// A search the server trims: at most `max` characters, none of them a control character.
+pub fn search(max: usize) -> Value {
+    json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}]*$") })
+}
+
 /// A name as [`name`], which may be left blank (the server then gives a default one).
 pub fn optional_name(max: usize) -> Value {
     json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}]*$") })

@@ -98,6 +98,14 @@ db_test! {
         for field in ["role", "status", "limit", "cursor"] {
             assert!(bad["errors"][field].is_string(), "{field}: {bad}");
         }
+        // A query's refusal says what is wrong with it, for people and organizations alike.
+        let long = "a".repeat(101);
+        for (query, message) in [("%00", "query cannot contain control characters"), ("a%09da", "query cannot contain control characters"), (long.as_str(), "query must be at most 100 characters")] {
+            for list in ["users", "orgs"] {
+                let refused = json_of(app.get_as(&boss, &format!("/api/admin/{list}?query={query}")).await, StatusCode::BAD_REQUEST).await;
+                assert_eq!(refused["errors"]["query"], message, "{list} {query}");
+            }
+        }
         // An Int past 32 bits is bad input in GraphQL too, with its code.
         let huge = app.graphql(Some(&boss), "{ adminUsers(limit: 16271350425757) { nextCursor } }", json!({})).await;
         assert_eq!(huge["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{huge}");

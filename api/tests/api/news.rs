@@ -144,6 +144,10 @@ db_test! {
         }
         let body = json_of(app.get("/api/news?cursor=garbage").await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"]["cursor"], "Invalid cursor");
+        // GraphQL's errors name its own arguments.
+        let gql = app.graphql(None, "{ news(first: 0, after: \"garbage\") { nextCursor } }", json!({})).await;
+        assert_eq!(gql["errors"][0]["message"], "first must be a whole number from 1 to 50", "{gql}");
+        assert_eq!(gql["errors"][0]["extensions"]["errors"], json!({ "first": "first must be a whole number from 1 to 50", "after": "Invalid cursor" }));
 
         // An update is held to the same rules, field by field, and changes nothing when refused.
         let item = publish(&app, &admin, "Kept as it was", true).await;

@@ -1102,18 +1102,35 @@ async fn the_organization_calls_answer_alike() {
     .await;
 
     let members = "query($id: ID!, $first: Int) { members(organizationId: $id, first: $first) { items { user { id name email } role joinedAt } nextCursor } }";
-    for (query, first) in [("?limit=2", json!(2)), ("?limit=0", json!(0))] {
-        alike(
-            &app,
-            Call::new(Method::GET, &format!("{path}/members{query}"), json!({})).signed_in(&owner),
-            Some(&owner),
-            members,
-            json!({ "id": id, "first": first }),
-            "members",
-            Data::Payload,
-        )
+    alike(
+        &app,
+        Call::new(Method::GET, &format!("{path}/members?limit=2"), json!({})).signed_in(&owner),
+        Some(&owner),
+        members,
+        json!({ "id": id, "first": 2 }),
+        "members",
+        Data::Payload,
+    )
+    .await;
+    // A page size out of range: the same refusal, under the name each caller sent.
+    let (status, refused) = rest(
+        &app,
+        Call::new(Method::GET, &format!("{path}/members?limit=0"), json!({})).signed_in(&owner),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        refused["errors"],
+        json!({ "limit": "limit must be a whole number from 1 to 100" })
+    );
+    let refused = app
+        .graphql(Some(&owner), members, json!({ "id": id, "first": 0 }))
         .await;
-    }
+    assert_eq!(refused["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+    assert_eq!(
+        refused["errors"][0]["extensions"]["errors"],
+        json!({ "first": "first must be a whole number from 1 to 100" })
+    );
     let a_id = id_of(a.clone()).await;
     let change = "mutation($id: ID!, $user: ID!, $role: String!) { changeMemberRole(organizationId: $id, userId: $user, role: $role) { message member { user { id name email } role joinedAt } } }";
     for (who, user, role) in [
