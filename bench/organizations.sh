@@ -34,7 +34,7 @@ WITH seeded AS (
     true, false, true, false, true, 'dark', now(), now() FROM generate_series(1, $2) g
   RETURNING id, name)
 INSERT INTO organization_members (organization_id, user_id, role, rank, name_key, joined_at)
-SELECT (SELECT id FROM organizations WHERE name = '$1'), id, 'member', 2, lower(name), now() FROM seeded;
+SELECT (SELECT id FROM organizations WHERE name = '$1'), id, 'member', 1, lower(name), now() FROM seeded;
 ANALYZE users; ANALYZE organization_members;
 SQL
   else
@@ -53,7 +53,7 @@ c.executemany("INSERT INTO users (id, name, email, country_code, phone, role, st
               "notify_email, notify_sms, notify_push, theme, created_at, updated_at) VALUES (?, ?, ?, '+91', '+919876543210', "
               "'career', 'active', 1, 0, 1, 0, 1, 'dark', ?, ?)", users)
 c.executemany("INSERT INTO organization_members (organization_id, user_id, role, rank, name_key, joined_at) "
-              "VALUES (?, ?, 'member', 2, ?, ?)", members)
+              "VALUES (?, ?, 'member', 1, ?, ?)", members)
 c.commit(); c.execute("ANALYZE"); c.commit()
 PY
   fi

@@ -39,12 +39,11 @@ impl OrgRole {
         }
     }
 
-    /// Its place in the members list.
+    /// Its place in the members list: owners first, then everyone else by name.
     pub fn rank(self) -> i16 {
         match self {
             Self::Owner => 0,
-            Self::Admin => 1,
-            Self::Member => 2,
+            Self::Admin | Self::Member => 1,
         }
     }
 }

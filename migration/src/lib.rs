@@ -15,6 +15,7 @@ mod m20261127_000009_passkeys;
 mod m20261127_000010_identities;
 mod m20261127_000011_admin_console;
 mod m20261128_000012_id_token_alg;
+mod m20261202_000013_members_by_name;
 
 pub struct Migrator;
 
@@ -34,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000010_identities::Migration),
             Box::new(m20261127_000011_admin_console::Migration),
             Box::new(m20261128_000012_id_token_alg::Migration),
+            Box::new(m20261202_000013_members_by_name::Migration),
         ]
     }
 }

@@ -423,6 +423,7 @@ pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &Client
         // Under the organization's lock, as invitations are sent: an invite counting members
         // and pending invitations never misses one that is turning into the other.
         lock(&txn, invitation.organization_id).await?;
+        a_seat_for_one_more(&txn, invitation.organization_id).await?;
         let used = organization_invitations::Entity::update_many()
             .col_expr(
                 organization_invitations::Column::Status,
@@ -466,6 +467,28 @@ pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &Client
         .await?
         .ok_or_else(super::not_found)?;
     super::view(&ctx.db, org, role).await
+}
+
+/// Refuses a join when the members already fill the seat limit. A pending invitation holds its
+/// seat, so this happens only after an admin has set the limit below the members and pending
+/// invitations: nobody is removed, and no one joins until seats free up or the limit is raised.
+/// Read under the organization's lock.
+async fn a_seat_for_one_more(txn: &impl ConnectionTrait, organization_id: Uuid) -> Result<()> {
+    let limit = organizations::Entity::find_by_id(organization_id)
+        .one(txn)
+        .await?
+        .ok_or_else(super::not_found)?
+        .seat_limit;
+    if let Some(limit) = limit {
+        let members = organization_members::Entity::find()
+            .filter(organization_members::Column::OrganizationId.eq(organization_id))
+            .count(txn)
+            .await?;
+        if members >= u64::try_from(limit).unwrap_or(0) {
+            return Err(Error::SeatLimitReached);
+        }
+    }
+    Ok(())
 }
 
 /// The text of a successful accept.

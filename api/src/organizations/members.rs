@@ -98,7 +98,7 @@ pub async fn renamed(db: &impl ConnectionTrait, user_id: Uuid, name: &str) -> Re
     Ok(())
 }
 
-/// A page of members, owners first, then admins, then members, each by name.
+/// A page of members: owners first, then everyone else, each by name.
 ///
 /// # Errors
 /// 404 for outsiders; field errors for a limit outside 1-100 or a cursor this server did not
@@ -330,8 +330,9 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
         if other_owners > 0 {
             continue;
         }
+        // The longest-serving admin, or else the longest-serving member.
         let heir = others
-            .order_by_asc(organization_members::Column::Rank)
+            .order_by_desc(organization_members::Column::Role.eq(OrgRole::Admin))
             .order_by_asc(organization_members::Column::JoinedAt)
             .one(txn)
             .await?;
@@ -383,7 +384,8 @@ async fn ensure_an_owner(txn: &impl ConnectionTrait, access: &Access) -> Result<
 /// # Errors
 /// The text that names the three roles.
 pub(crate) fn parse_role(value: Option<&str>) -> Result<OrgRole, String> {
-    match value.map(str::trim) {
+    // Any case, as an account's role is read.
+    match value.map(|v| v.trim().to_lowercase()).as_deref() {
         Some("owner") => Ok(OrgRole::Owner),
         Some("admin") => Ok(OrgRole::Admin),
         Some("member") => Ok(OrgRole::Member),
@@ -422,8 +424,10 @@ impl Cursor {
         let user_id = Uuid::parse_str(parts.next()?).ok()?;
         let name_key = parts.next()?.to_owned();
         (!name_key.chars().any(char::is_control)).then_some(())?;
+        // Rank 2 is a member's in cursors made before admins and members were listed together
+        // by name: the same place now as 1.
         (0..=2).contains(&rank).then_some(Self {
-            rank,
+            rank: rank.min(OrgRole::Member.rank()),
             name_key,
             user_id,
         })
@@ -437,11 +441,17 @@ mod tests {
     #[test]
     fn a_cursor_round_trips_names_with_bars_and_garbage_is_refused() {
         let cursor = Cursor {
-            rank: 2,
+            rank: 1,
             name_key: "ann | bo".to_owned(),
             user_id: Uuid::new_v4(),
         };
-        assert_eq!(Cursor::decode(&cursor.encode()), Some(cursor));
+        assert_eq!(Cursor::decode(&cursor.encode()), Some(cursor.clone()));
+        let older = URL_SAFE_NO_PAD.encode(format!("2|{}|ann | bo", cursor.user_id));
+        assert_eq!(
+            Cursor::decode(&older),
+            Some(cursor),
+            "a member's place before the ranks merged"
+        );
         for bad in [
             "",
             "abc",

@@ -102,10 +102,8 @@ impl Access {
     pub fn require_owner(&self) -> Result<()> {
         if self.is_owner() {
             Ok(())
-        } else if self.role == Some(OrgRole::Admin) || self.site_admin {
-            Err(Error::Forbidden(OWNERS_ONLY.to_owned()))
         } else {
-            Err(Error::Forbidden(MANAGERS_ONLY.to_owned()))
+            Err(Error::Forbidden(OWNERS_ONLY.to_owned()))
         }
     }
 }

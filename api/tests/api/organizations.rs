@@ -204,6 +204,9 @@ db_test! {
         assert_eq!(app.put_as(&ann, &format!("/api/orgs/{org}"), json!({ "name": "Ann's" })).await.status(), StatusCode::FORBIDDEN);
         assert_eq!(app.get_as(&ann, &format!("/api/orgs/{org}/invitations")).await.status(), StatusCode::FORBIDDEN);
         assert_eq!(app.delete_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}")).await.status(), StatusCode::FORBIDDEN);
+        // Deleting is the owners' alone, and the refusal says so (not "owners and admins").
+        let not_hers = json_of(app.delete_as(&ann, &format!("/api/orgs/{org}")).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(not_hers["message"], "Only owners of this organization can do this");
 
         // The owner makes Ann an admin; Ann may now rename, promote Bo to admin, but not make owners.
         let promoted = json_of(app.put_as(&owner, &format!("/api/orgs/{org}/members/{ann_id}"), json!({ "role": "admin" })).await, StatusCode::OK).await;
@@ -224,10 +227,16 @@ db_test! {
         let seats = json_of(app.put_as(&owner, &format!("/api/orgs/{org}"), json!({ "seatLimit": 10 })).await, StatusCode::FORBIDDEN).await;
         assert_eq!(seats["message"], "Only admins can set the seat limit");
 
-        // The members list: owners first, then by name.
-        let list = json_of(app.get_as(&bo, &format!("/api/orgs/{org}/members")).await, StatusCode::OK).await;
+        // The members list: owners first, then by name, whatever the role: Ann, a member for
+        // a moment, before Bo, an admin.
+        let members = format!("/api/orgs/{org}/members");
+        let as_member = json!({ "role": "member" });
+        assert_eq!(app.put_as(&owner, &format!("{members}/{ann_id}"), as_member).await.status(), StatusCode::OK);
+        let list = json_of(app.get_as(&bo, &members).await, StatusCode::OK).await;
         let roles: Vec<(&str, &str)> = list["data"]["items"].as_array().unwrap().iter().map(|m| (m["user"]["email"].as_str().unwrap(), m["role"].as_str().unwrap())).collect();
-        assert_eq!(roles, [("owner@acme.example", "owner"), ("ann@acme.example", "admin"), ("bo@acme.example", "admin")]);
+        assert_eq!(roles, [("owner@acme.example", "owner"), ("ann@acme.example", "member"), ("bo@acme.example", "admin")]);
+        // A role is read in any case, as an account's is.
+        assert_eq!(app.put_as(&owner, &format!("{members}/{ann_id}"), json!({ "role": "Admin" })).await.status(), StatusCode::OK);
 
         // Ann removes Bo; Bo is out at once.
         let removed = json_of(app.delete_as(&ann, &format!("/api/orgs/{org}/members/{bo_id}")).await, StatusCode::OK).await;
@@ -598,6 +607,32 @@ db_test! {
 }
 
 db_test! {
+    async fn a_seat_limit_lowered_below_the_members_keeps_everyone_out_until_it_is_raised(app: TestApp) {
+        let owner = person(&app, "owner@uni.example", "campus").await;
+        let org = organization(&app, &owner, "City University").await;
+        let admin = person(&app, "root@talent.example", "admin").await;
+        let student = person(&app, "s1@uni.example", "career").await;
+        invite(&app, &owner, &org, &["s1@uni.example"]).await;
+        let link = invitation_token(&app, "s1@uni.example", 2).await;
+        // One member, one invitation pending: a limit of 1 may be set (nobody is removed)...
+        let lowered = json_of(app.put_as(&admin, &format!("/api/orgs/{org}"), json!({ "seatLimit": 1 })).await, StatusCode::OK).await;
+        assert_eq!(lowered["data"]["organization"]["seatLimit"], 1);
+        // ...and then no one joins past it, and the invitation is kept for when seats free up.
+        let accept = format!("/api/invitations/{link}/accept");
+        let full = json_of(app.post_as(&student, &accept, json!({})).await, StatusCode::CONFLICT).await;
+        assert_eq!(full["message"], "Seat limit reached");
+        let kept = json_of(app.get(&format!("/api/invitations/{link}")).await, StatusCode::OK).await;
+        assert_eq!(kept["data"]["invitation"]["status"], "pending");
+        assert_eq!(app.get_as(&student, &format!("/api/orgs/{org}")).await.status(), StatusCode::NOT_FOUND);
+
+        json_of(app.put_as(&admin, &format!("/api/orgs/{org}"), json!({ "seatLimit": 2 })).await, StatusCode::OK).await;
+        let joined = json_of(app.post_as(&student, &accept, json!({})).await, StatusCode::OK).await;
+        assert_eq!(joined["message"], "You joined City University");
+        assert_eq!(joined["data"]["organization"]["memberCount"], 2);
+    }
+}
+
+db_test! {
     async fn the_seat_limit_fails_the_whole_call_and_only_a_site_admin_sets_it(app: TestApp) {
         let owner = person(&app, "owner@uni.example", "campus").await;
         let org = organization(&app, &owner, "City University").await;
@@ -736,15 +771,22 @@ db_test! {
         let team = organization(&app, &owner, "Team").await;
         let solo = organization(&app, &owner, "Solo").await;
         let ann = member_of(&app, &owner, &team, "ann@acme.example").await;
+        // Bo joined after Ann, but as an admin: the organization passes to an admin first.
+        let bo = member_of(&app, &owner, &team, "bo@acme.example").await;
+        let bo_id = my_id(&app, &bo).await;
+        let promoted = app.put_as(&owner, &format!("/api/orgs/{team}/members/{bo_id}"), json!({ "role": "admin" })).await;
+        assert_eq!(promoted.status(), StatusCode::OK);
         let owner_id = my_id(&app, &owner).await;
         assert_eq!(app.delete_as(&owner, &format!("/api/users/{owner_id}")).await.status(), StatusCode::OK);
-        let team_now = json_of(app.get_as(&ann, &format!("/api/orgs/{team}")).await, StatusCode::OK).await;
+        let team_now = json_of(app.get_as(&bo, &format!("/api/orgs/{team}")).await, StatusCode::OK).await;
         assert_eq!(team_now["data"]["organization"]["myRole"], "owner");
-        assert_eq!(team_now["data"]["organization"]["memberCount"], 1);
+        assert_eq!(team_now["data"]["organization"]["memberCount"], 2);
+        let for_ann = json_of(app.get_as(&ann, &format!("/api/orgs/{team}")).await, StatusCode::OK).await;
+        assert_eq!(for_ann["data"]["organization"]["myRole"], "member");
         assert_eq!(app.count("SELECT COUNT(*) FROM organizations WHERE name = 'Solo'").await, 0);
         assert_eq!(app.get_as(&ann, &format!("/api/orgs/{solo}")).await.status(), StatusCode::NOT_FOUND);
-        // The invitation Ann accepted keeps no inviter.
-        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE invited_by IS NULL").await, 1);
+        // The invitations Ann and Bo accepted keep no inviter.
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE invited_by IS NULL").await, 2);
     }
 }
 
