@@ -94,7 +94,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
                 .record(&txn)
                 .await?;
         }
-        None => note_no_account(ctx, &txn, &email).await?,
+        None => note_no_account(ctx, &txn, &email, mail::LinkAsked::SignIn).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();

@@ -79,7 +79,7 @@ pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Res
                 .record(&txn)
                 .await?;
         }
-        None => note_no_account(ctx, &txn, &email).await?,
+        None => note_no_account(ctx, &txn, &email, mail::LinkAsked::PasswordReset).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();
@@ -116,11 +116,16 @@ pub(super) async fn link_request(
 ///
 /// # Errors
 /// On a database failure.
-pub(super) async fn note_no_account(ctx: &Context, txn: &impl ConnectionTrait, email: &Email) -> Result<()> {
+pub(super) async fn note_no_account(
+    ctx: &Context,
+    txn: &impl ConnectionTrait,
+    email: &Email,
+    asked: mail::LinkAsked,
+) -> Result<()> {
     let register = format!("{}/register", ctx.config.platforms.main);
     mail::enqueue(
         txn,
-        mail::no_account(&ctx.config.app_name, email.as_str(), &register),
+        mail::no_account(&ctx.config.app_name, email.as_str(), &register, asked),
     )
     .await
 }

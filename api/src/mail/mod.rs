@@ -255,14 +255,64 @@ pub fn invitation(
     )
 }
 
-/// The answer to a reset request for an address with no account; `link` leads to register.
-pub fn no_account(app_name: &str, to: &str, link: &str) -> Mail {
-    NO_ACCOUNT.render(to, &[("app_name", app_name), ("link", link)])
+/// What a mailed link was asked for: the note to an address with no account names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkAsked {
+    PasswordReset,
+    SignIn,
+}
+
+/// The answer to a link asked for an address with no account; `link` leads to register.
+pub fn no_account(app_name: &str, to: &str, link: &str, asked: LinkAsked) -> Mail {
+    let (request, asked) = match asked {
+        LinkAsked::PasswordReset => (
+            "Password reset",
+            format!("to reset the {app_name} password of this email address"),
+        ),
+        LinkAsked::SignIn => (
+            "Sign-in link",
+            format!("for a link to sign in to {app_name} with this email address"),
+        ),
+    };
+    NO_ACCOUNT.render(
+        to,
+        &[
+            ("request", request),
+            ("asked", &asked),
+            ("app_name", app_name),
+            ("link", link),
+        ],
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_to_an_address_with_no_account_names_what_was_asked_for() {
+        let reset = no_account(
+            "Talent Suite",
+            "a@b.io",
+            "http://main.test/register",
+            LinkAsked::PasswordReset,
+        );
+        assert_eq!(reset.subject, "Password reset requested for Talent Suite");
+        assert!(reset.text.contains("Someone asked to reset the Talent Suite password of this email address, but there is no Talent Suite account for it."), "{}", reset.text);
+        let sign_in = no_account(
+            "Talent Suite",
+            "a@b.io",
+            "http://main.test/register",
+            LinkAsked::SignIn,
+        );
+        assert_eq!(sign_in.subject, "Sign-in link requested for Talent Suite");
+        for part in [&sign_in.text, &sign_in.html] {
+            assert!(part.contains("Someone asked for a link to sign in to Talent Suite with this email address, but there is no Talent Suite account for it."), "{part}");
+            assert!(!part.to_lowercase().contains("reset"), "{part}");
+            assert!(part.contains("http://main.test/register"), "{part}");
+        }
+        assert!(sign_in.html.contains("Sign-in link requested</h1>"));
+    }
 
     #[test]
     fn a_code_mail_names_the_app_and_shows_the_code_in_both_parts() {

@@ -45,6 +45,8 @@ db_test! {
         // The address with no account is told so, with a way to register; no link is stored for it.
         let note = app.mail.wait_for("nobody@example.com", 1).await;
         assert!(!note[0].text().contains("/magic-link/"));
+        assert_eq!(note[0].subject(), "Sign-in link requested for Talent Suite", "not a reset's note");
+        assert!(note[0].text().contains("asked for a link to sign in to Talent Suite"), "{}", note[0].text());
         assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 1);
 
         let token = link_token(&app, "link@example.com", 1).await;
