@@ -107,7 +107,8 @@ pub async fn start(
             }
             response
         }
-        Err(_) => ErrorResponse::from(Error::Unavailable).into_response(),
+        // Not configured (the one way starting fails): as for the other providers.
+        Err(_) => super::providers::not_found().into_response(),
     }
 }
 

@@ -25,15 +25,18 @@ use crate::{
     state::AppState,
 };
 
+/// A provider's start or callback when that provider is unknown or not configured here.
+pub(super) fn not_found() -> ErrorResponse {
+    ErrorResponse::from(Error::NotFound("Sign-in provider not found".to_owned()))
+}
+
 /// One of the providers this flow serves, configured.
 fn served(state: &AppState, name: &str) -> Result<Provider, ErrorResponse> {
     match Provider::parse(name) {
         Some(provider) if provider != Provider::Google && state.providers.is_configured(provider) => {
             Ok(provider)
         }
-        _ => Err(ErrorResponse::from(Error::NotFound(
-            "Sign-in provider not found".to_owned(),
-        ))),
+        _ => Err(not_found()),
     }
 }
 

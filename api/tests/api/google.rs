@@ -314,6 +314,13 @@ async fn without_google_settings_google_sign_in_is_unavailable_not_broken() {
     )
     .await;
     assert_eq!(body["message"], "Invalid Google token");
+    // Its popup has nowhere to go, as with any provider not configured here.
+    let body = json_of(
+        app.get("/api/auth/google/start?intent=login").await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+    assert_eq!(body["message"], "Sign-in provider not found");
 }
 
 google_test! {
