@@ -18,8 +18,16 @@ use crate::{
     error::{Error, Result},
 };
 
-/// Last activity is written at most this often, so reading a session rarely writes.
+/// Last activity is written at most this often, so reading a session rarely writes; and at
+/// most a tenth of the idle timeout apart ([`activity_granularity`]), so a session in use is
+/// never taken for an idle one (a timeout under a minute stays one).
 const ACTIVITY_GRANULARITY: Duration = Duration::minutes(1);
+
+/// How long a use may go unrecorded: with a use recorded after at most this, a session ends at
+/// most this much before `idle` has passed since its last use.
+fn activity_granularity(idle: Duration) -> Duration {
+    ACTIVITY_GRANULARITY.min(idle / 10)
+}
 
 /// A person who has just signed in: the token goes to the body and the cookie.
 #[derive(Debug)]
@@ -220,7 +228,7 @@ pub async fn authenticate(ctx: &Context, token: &str) -> Result<Viewer> {
     if user.id != user_id || !is_live(&ctx.config, session, user, now) {
         return Err(Error::session_expired());
     }
-    touch(&ctx.db, session, now).await?;
+    touch(&ctx.db, &ctx.config, session, now).await?;
     Ok(Viewer {
         authenticated_at: session.authenticated_at.unwrap_or(session.created_at),
         signed_in_at: session.created_at,
@@ -238,7 +246,8 @@ pub fn is_live(config: &Config, session: &sessions::Model, user: &users::Model, 
         && user.status != users::AccountStatus::Suspended
 }
 
-/// Records that the session was used now (at most once a minute, so reading rarely writes).
+/// Records that the session was used now (at most once a minute, or a tenth of the idle
+/// timeout when that is shorter, so reading rarely writes).
 ///
 /// The write's future is boxed: SeaORM's is 1.8 KB, and unboxed it made every session check's
 /// future 2 KB (368 bytes now), copied whole at each move through the layers around a
@@ -246,9 +255,14 @@ pub fn is_live(config: &Config, session: &sessions::Model, user: &users::Model, 
 ///
 /// # Errors
 /// On a database failure.
-pub async fn touch(db: &impl ConnectionTrait, session: &sessions::Model, now: DateTime<Utc>) -> Result<()> {
+pub async fn touch(
+    db: &impl ConnectionTrait,
+    config: &Config,
+    session: &sessions::Model,
+    now: DateTime<Utc>,
+) -> Result<()> {
     let last_seen = session.last_seen_at.unwrap_or(session.created_at);
-    if last_seen + ACTIVITY_GRANULARITY <= now {
+    if last_seen + activity_granularity(config.session_idle) <= now {
         let write = sessions::Entity::update_many()
             .col_expr(sessions::Column::LastSeenAt, Expr::value(Some(now)))
             .filter(sessions::Column::Id.eq(session.id))

@@ -186,7 +186,7 @@ async fn live_session(
     let now = Utc::now();
     let (session, user) = account_sessions::live(&ctx.config, session, user, now)
         .ok_or_else(|| OAuthError::invalid_grant("The sign-in this grant came from has ended"))?;
-    account_sessions::touch(&ctx.db, &session, now).await?;
+    account_sessions::touch(&ctx.db, &ctx.config, &session, now).await?;
     Ok((session, user))
 }
 

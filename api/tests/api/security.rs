@@ -291,6 +291,30 @@ db_test! {
     }
 }
 
+/// An idle timeout counts from the last use, whatever its length: a use is recorded at most a
+/// tenth of the timeout after the last recorded one, so a session in use never looks idle.
+#[tokio::test]
+async fn a_session_in_use_outlives_a_short_idle_timeout_and_an_unused_one_ends() {
+    let app = crate::helpers::TestApp::builder(crate::helpers::Backend::Sqlite)
+        .env("SESSION_IDLE_TIMEOUT", "2s")
+        .start()
+        .await;
+    let token = app.signed_up("busy@example.com").await;
+    let started = std::time::Instant::now();
+    // In use for longer than the timeout, a request every 300 ms.
+    while started.elapsed() < std::time::Duration::from_secs(3) {
+        json_of(app.get_as(&token, "/api/auth/verify").await, StatusCode::OK).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    // Then left alone past it.
+    tokio::time::sleep(std::time::Duration::from_millis(2300)).await;
+    json_of(
+        app.get_as(&token, "/api/auth/verify").await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+}
+
 db_test! {
     async fn a_deleted_account_takes_its_mail_and_delivered_codes_leave_no_trace(app: TestApp) {
         let token = app.signed_up("gone@example.com").await;
