@@ -159,28 +159,37 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
     };
     let invalid = || Error::field("otp", INVALID_OTP);
 
-    // Taken before anything is compared, for every email, known or not.
+    // The email's wrong codes across every code it was sent, taken before anything is
+    // compared, for every email, known or not.
     let wrong_key = format!(
         "otp-wrong:{}",
         ctx.keys.keyed_hash(&["otp-wrong", email.as_str()])
     );
-    rate_limit::take(&ctx.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG).await?;
+    let take_wrong = || rate_limit::take(&ctx.db, &wrong_key, WRONG_CODES, false, TOO_MANY_WRONG);
 
     // A verified account signs in through its own door (password, Google, two-factor): a
     // code left over from before it was verified opens nothing.
-    let user = find_by_email(&ctx.db, &email)
+    let code = match find_by_email(&ctx.db, &email)
         .await?
         .filter(|user| !user.email_verified)
-        .ok_or_else(invalid)?;
-    let code = email_codes::Entity::find()
-        .filter(email_codes::Column::UserId.eq(user.id))
-        .one(&ctx.db)
-        .await?
-        .ok_or_else(invalid)?;
+    {
+        Some(user) => email_codes::Entity::find()
+            .filter(email_codes::Column::UserId.eq(user.id))
+            .one(&ctx.db)
+            .await?
+            .map(|code| (user, code)),
+        None => None,
+    };
+    let Some((user, code)) = code else {
+        take_wrong().await?;
+        return Err(invalid());
+    };
     if code.expires_at <= Utc::now() {
+        take_wrong().await?;
         return Err(Error::CodeExpired);
     }
-    // Take a try before comparing, atomically, so parallel guesses cannot exceed the limit.
+    // The code's own try first, atomically, so parallel guesses cannot exceed its five; a
+    // guess it refuses (the code is dead) compares nothing and is no wrong code for the email.
     let took_try = email_codes::Entity::update_many()
         .col_expr(
             email_codes::Column::Attempts,
@@ -195,6 +204,19 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
             message: TOO_MANY_TRIES.to_owned(),
             retry_after_secs: u64::try_from(RESEND_COOLDOWN.num_seconds()).unwrap_or(60),
         });
+    }
+    if let Err(refused) = take_wrong().await {
+        // The email is blocked: this guess compared nothing, so the code keeps its try.
+        email_codes::Entity::update_many()
+            .col_expr(
+                email_codes::Column::Attempts,
+                Expr::col(email_codes::Column::Attempts).sub(1),
+            )
+            .filter(email_codes::Column::Id.eq(code.id))
+            .filter(email_codes::Column::Attempts.gt(0))
+            .exec(&ctx.db)
+            .await?;
+        return Err(refused);
     }
     if !tokens::same(&code.code_hash, &code_hash(ctx, user.id, otp.as_str())) {
         Event::new(Kind::CodeFailed, Some(user.id), client)

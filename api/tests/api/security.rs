@@ -229,6 +229,24 @@ db_test! {
 }
 
 db_test! {
+    async fn twenty_guesses_at_once_spend_one_codes_tries_and_the_next_code_still_works(app: TestApp) {
+        let email = "rush@example.com";
+        json_of(app.register(email).await, StatusCode::CREATED).await;
+        json_of(app.send_code(email).await, StatusCode::OK).await;
+        let code = app.code_from_mail(email, 1).await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        let statuses: Vec<StatusCode> = join_all((0..20).map(|_| app.verify_code(email, wrong))).await.iter().map(reqwest::Response::status).collect();
+        let count = |status| statuses.iter().filter(|s| **s == status).count();
+        assert_eq!((count(StatusCode::BAD_REQUEST), count(StatusCode::TOO_MANY_REQUESTS)), (5, 15), "{statuses:?}");
+        // Fifteen of them compared nothing: they are no wrong codes for the email, so a new code works.
+        app.sql("DELETE FROM rate_limits WHERE key LIKE 'otp-send:%'").await;
+        json_of(app.send_code(email).await, StatusCode::OK).await;
+        let fresh = app.code_from_mail(email, 2).await;
+        json_of(app.verify_code(email, &fresh).await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
     async fn codes_for_one_email_are_capped_per_hour(app: TestApp) {
         let email = "flood@example.com";
         json_of(app.register(email).await, StatusCode::CREATED).await;

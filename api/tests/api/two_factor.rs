@@ -213,6 +213,27 @@ db_test! {
 }
 
 db_test! {
+    async fn codes_the_throttle_refuses_unchecked_leave_the_challenge_its_tries(app: TestApp) {
+        let email = "patient@example.com";
+        let (_, secret, _) = enrolled(&app, email).await;
+        let wrong = wrong_code(&secret);
+        let (spent, kept) = (challenge(&app, email).await, challenge(&app, email).await);
+        for _ in 0..5 {
+            json_of(second_step(&app, &spent, &wrong).await, StatusCode::BAD_REQUEST).await;
+        }
+        // The account is throttled now: the other challenge's codes are refused unchecked...
+        for _ in 0..5 {
+            let body = json_of(second_step(&app, &kept, &wrong).await, StatusCode::TOO_MANY_REQUESTS).await;
+            assert_eq!(body["message"], "Too many failed sign-in attempts. Please try again later.");
+        }
+        // ...so once the wait is over, that challenge still takes the right code.
+        app.sql("DELETE FROM login_throttles").await;
+        let body = json_of(second_step(&app, &kept, &app_code(&secret, 1)).await, StatusCode::OK).await;
+        assert_eq!(body["message"], "Logged in successfully");
+    }
+}
+
+db_test! {
     async fn a_known_password_does_not_reset_the_throttle_that_guards_the_codes(app: TestApp) {
         let email = "stolen@example.com";
         let (_, secret, _) = enrolled(&app, email).await;

@@ -145,7 +145,18 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
     }
     let mut throttle = Throttle::of_account(ctx, &user, client)?;
     if let Err(err) = throttle.take(ctx).await {
+        // Refused before any code was checked: neither the account's cap nor this challenge's
+        // five tries are spent by it.
         cap.give_back(ctx).await?;
+        two_factor_challenges::Entity::update_many()
+            .col_expr(
+                two_factor_challenges::Column::Failures,
+                sea_orm::sea_query::ExprTrait::sub(Expr::col(two_factor_challenges::Column::Failures), 1),
+            )
+            .filter(two_factor_challenges::Column::TokenHash.eq(key))
+            .filter(two_factor_challenges::Column::Failures.gt(0))
+            .exec(&ctx.db)
+            .await?;
         return Err(err);
     }
 
