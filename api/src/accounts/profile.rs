@@ -101,9 +101,9 @@ pub async fn update(
         } else {
             phone_text
         };
-        if let Some(code) = code
-            && let Some(phone) = errors.check("phone", Phone::parse(Some(&phone_text), Some(&code)))
-        {
+        // The phone is checked even when the code is wrong: every invalid field at once.
+        let phone = errors.check("phone", Phone::parse(Some(&phone_text), code.as_ref()));
+        if let (Some(code), Some(phone)) = (code, phone) {
             row.country_code = Set(code.as_str().to_owned());
             row.phone = Set(phone.into_inner());
         }
@@ -122,10 +122,9 @@ pub async fn update(
         Patch::Unchanged => {}
         Patch::Clear => row.born = Set(None),
         Patch::Set(born) if born.trim().is_empty() => row.born = Set(None),
-        Patch::Set(born) => match NaiveDate::parse_from_str(born.trim(), "%Y-%m-%d") {
-            Ok(date) if date < Utc::now().date_naive() && date.year() >= 1900 => row.born = Set(Some(date)),
-            Ok(_) => errors.add("born", "Date of birth must be a date in the past"),
-            Err(_) => errors.add("born", "Date of birth must be a date in the format YYYY-MM-DD"),
+        Patch::Set(born) => match parse_born(born.trim()) {
+            Ok(date) => row.born = Set(Some(date)),
+            Err(message) => errors.add("born", message),
         },
     }
     if let Some(social) = form.social {
@@ -211,4 +210,27 @@ fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize)
 
 fn is_web_url(value: &str) -> bool {
     url::Url::parse(value).is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
+}
+/// A date of birth: `YYYY-MM-DD` exactly (two-digit month and day), in the past, and no
+/// earlier than 1900.
+fn parse_born(text: &str) -> Result<NaiveDate, &'static str> {
+    let shaped = text.len() == 10
+        && text.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .filter(|_| shaped)
+        .ok_or("Date of birth must be a date in the format YYYY-MM-DD")?;
+    if date.year() < 1900 {
+        Err("Date of birth must be in 1900 or later")
+    } else if date >= Utc::now().date_naive() {
+        Err("Date of birth must be a date in the past")
+    } else {
+        Ok(date)
+    }
 }

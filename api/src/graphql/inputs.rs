@@ -196,9 +196,9 @@ input!(
 input!(
     /// A partial update: a field left out stays as it is.
     UpdateNewsInput => NewsPatch {
-        title: Option<String>,
-        summary: Option<String>,
-        body: Option<String>,
+        title: MaybeUndefined<String>,
+        summary: MaybeUndefined<String>,
+        body: MaybeUndefined<String>,
         image_url: MaybeUndefined<String>,
         published: Option<bool>,
     }

@@ -56,13 +56,13 @@ pub struct NewsForm {
     pub published: Option<bool>,
 }
 
-/// A partial update: a field left out stays as it is.
+/// A partial update: a field left out stays as it is (a required one sent as null is refused).
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NewsPatch {
-    pub title: Option<String>,
-    pub summary: Option<String>,
-    pub body: Option<String>,
+    pub title: Patch<String>,
+    pub summary: Patch<String>,
+    pub body: Patch<String>,
     pub image_url: Patch<String>,
     pub published: Option<bool>,
 }
@@ -179,19 +179,13 @@ pub async fn update(
     let (item, author) = get(ctx, true, id).await?;
     let mut errors = FieldErrors::new();
     let mut row: news::ActiveModel = item.clone().into();
-    if let Some(title) = patch.title.as_deref()
-        && let Some(title) = errors.check("title", required_text(Some(title), "Title", MAX_TITLE))
-    {
+    if let Some(title) = changed_text(&mut errors, "title", patch.title, "Title", MAX_TITLE) {
         row.title = Set(title);
     }
-    if let Some(summary) = patch.summary.as_deref()
-        && let Some(summary) = errors.check("summary", required_text(Some(summary), "Summary", MAX_SUMMARY))
-    {
+    if let Some(summary) = changed_text(&mut errors, "summary", patch.summary, "Summary", MAX_SUMMARY) {
         row.summary = Set(summary);
     }
-    if let Some(body) = patch.body.as_deref()
-        && let Some(body) = errors.check("body", required_text(Some(body), "Body", MAX_BODY))
-    {
+    if let Some(body) = changed_text(&mut errors, "body", patch.body, "Body", MAX_BODY) {
         row.body = Set(body);
     }
     match patch.image_url {
@@ -246,6 +240,23 @@ async fn admin_action(
         .detail(format!("news {id}"))
         .record(&ctx.db)
         .await
+}
+
+/// A required text in a partial update, when it changes: left out it stays as it is, null or
+/// blank is refused as a missing one would be.
+fn changed_text(
+    errors: &mut FieldErrors,
+    field: &str,
+    patch: Patch<String>,
+    label: &str,
+    max: usize,
+) -> Option<String> {
+    let value = match patch {
+        Patch::Unchanged => return None,
+        Patch::Clear => None,
+        Patch::Set(value) => Some(value),
+    };
+    errors.check(field, required_text(value.as_deref(), label, max))
 }
 
 fn required_text(value: Option<&str>, label: &str, max: usize) -> Result<String, String> {

@@ -83,8 +83,17 @@ db_test! {
         let me = json_of(app.get_as(&token, "/api/users/profile").await, StatusCode::OK).await;
         assert_eq!(me["data"]["user"]["name"], "Asha Verma", "nothing was half-saved");
 
-        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "born": "17/05/1994" })).await, StatusCode::BAD_REQUEST).await;
-        assert_eq!(body["errors"]["born"], "Date of birth must be a date in the format YYYY-MM-DD");
+        for (born, message) in [
+            ("17/05/1994", "Date of birth must be a date in the format YYYY-MM-DD"),
+            ("1990-1-2", "Date of birth must be a date in the format YYYY-MM-DD"),
+            ("1899-12-31", "Date of birth must be in 1900 or later"),
+        ] {
+            let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "born": born })).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(body["errors"]["born"], message, "{born}");
+        }
+        // A wrong country code and a wrong phone are both told at once.
+        let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "countryCode": "", "phone": "12" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"], json!({ "countryCode": "Country code is required", "phone": "Enter 6-14 digits" }));
     }
 }
 

@@ -164,6 +164,9 @@ db_test! {
         }));
         let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "body": "" })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"]["body"], "Body is required");
+        // A required field sent as null is refused, not taken as left out.
+        let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "title": null, "summary": null })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"], json!({ "title": "Title is required", "summary": "Summary is required" }));
         let stored = json_of(app.get(&format!("/api/news/{id}")).await, StatusCode::OK).await;
         assert_eq!(stored["data"]["item"]["title"], "Kept as it was");
         let body = json_of(app.client.put(app.url(&format!("/api/news/{id}"))).json(&json!({ "title": "x" })).send().await.unwrap(), StatusCode::UNAUTHORIZED).await;

@@ -31,6 +31,7 @@ describe('profile form', () => {
       countryCode: 'Invalid code (e.g., +91)',
       phone: 'Enter 6-14 digits',
     });
+    expect(validateProfile({ ...values, text: { ...values.text, born: '1899-12-31' } }, now)).toEqual({ born: 'Date of birth must be in 1900 or later' });
   });
 
   it('sends empty optional fields as null and the phone only when it changed', () => {

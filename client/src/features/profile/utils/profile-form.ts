@@ -72,6 +72,7 @@ export function validateProfile(values: ProfileFormValues, now: Date = new Date(
   const born = text.born.trim();
   if (born !== '') {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(born) || Number.isNaN(Date.parse(born))) errors.born = 'Date of birth must be a date in the format YYYY-MM-DD';
+    else if (born < '1900-01-01') errors.born = 'Date of birth must be in 1900 or later';
     else if (born >= today(now)) errors.born = 'Date of birth must be a date in the past';
   }
   return errors;
