@@ -91,7 +91,7 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ErrorResponse> {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
             Ok(value) if deserializer.end().is_ok() => return Ok(value),
-            Err(err) if err.inner().is_data() => return Err(wrong_type(&err.path().to_string())),
+            Err(err) if err.inner().is_data() => return Err(wrong_types::<T>(bytes, err.path().to_string())),
             _ => {}
         }
     }
@@ -107,18 +107,60 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ErrorResponse> {
     ))
 }
 
-/// A field of the wrong type (a number for a string, an object for a flag), named by its path.
-fn wrong_type(path: &str) -> ErrorResponse {
-    if path.is_empty() || path == "." || path.contains('?') {
+/// The most fields of the wrong type one answer names.
+const MAX_WRONG_TYPES: usize = 32;
+
+/// Every field of the wrong type (a number for a string, an object for a flag), named by its
+/// path, `first` the one serde met first: like the other field errors, all at once. Each is
+/// found by reading the body again without the ones found so far (every form's fields may be
+/// left out).
+fn wrong_types<T: DeserializeOwned>(bytes: &[u8], first: String) -> ErrorResponse {
+    let shapeless = |path: &str| path.is_empty() || path == "." || path.contains('?');
+    if shapeless(&first) {
         return ErrorResponse::new(
             Code::BadUserInput,
             "The request body does not have the expected shape",
         );
     }
-    let message = format!("{path} has the wrong type");
-    let mut response = ErrorResponse::new(Code::BadUserInput, message.clone());
-    response.errors = Some(Map::from_iter([(path.to_owned(), Value::String(message))]));
+    let mut paths = vec![first];
+    if let Ok(mut body) = serde_json::from_slice::<Value>(bytes) {
+        while paths.len() < MAX_WRONG_TYPES && paths.last().is_some_and(|path| remove(&mut body, path)) {
+            match serde_path_to_error::deserialize::<_, T>(body.clone()) {
+                Err(err) if err.inner().is_data() && !shapeless(&err.path().to_string()) => {
+                    let path = err.path().to_string();
+                    if paths.contains(&path) {
+                        break;
+                    }
+                    paths.push(path);
+                }
+                _ => break,
+            }
+        }
+    }
+    let errors: Map<String, Value> = paths
+        .iter()
+        .map(|path| (path.clone(), Value::String(format!("{path} has the wrong type"))))
+        .collect();
+    let mut response = ErrorResponse::new(Code::BadUserInput, format!("{} has the wrong type", paths[0]));
+    response.errors = Some(errors);
     response
+}
+
+/// Takes the field at a dotted `path` (object keys only) out of `body`; false when there is none.
+fn remove(body: &mut Value, path: &str) -> bool {
+    let mut keys: Vec<&str> = path.split('.').collect();
+    let Some(last) = keys.pop() else {
+        return false;
+    };
+    let mut at = body;
+    for key in keys {
+        match at.get_mut(key) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at.as_object_mut()
+        .is_some_and(|object| object.remove(last).is_some())
 }
 
 #[cfg(test)]
@@ -154,6 +196,18 @@ mod tests {
         assert_eq!(message(r#"{"email":5}"#), "email has the wrong type");
         assert_eq!(
             message(r#"{"notifications":{"sms":"yes"}}"#),
+            "notifications.sms has the wrong type"
+        );
+    }
+
+    #[test]
+    fn every_field_of_the_wrong_type_is_named_at_once() {
+        let refused = parse::<Form>(br#"{"email":5,"notifications":{"sms":"yes"}}"#).unwrap_err();
+        assert_eq!(refused.message, "email has the wrong type");
+        let errors = refused.errors.unwrap();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(
+            errors["notifications.sms"],
             "notifications.sms has the wrong type"
         );
     }

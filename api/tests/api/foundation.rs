@@ -58,6 +58,16 @@ db_test! {
         .await;
         assert_eq!(body["code"], "BAD_USER_INPUT");
         assert_eq!(body["errors"]["email"], "email has the wrong type");
+        // Every field of the wrong type at once, nested ones too, as other field errors are.
+        let token = app.signed_up("types@example.com").await;
+        let profile = json!({ "name": 1, "bio": [], "preferences": { "notifications": { "email": "yes" } } });
+        let body = json_of(app.put_as(&token, "/api/users/profile", profile).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"], json!({
+            "name": "name has the wrong type",
+            "bio": "bio has the wrong type",
+            "preferences.notifications.email": "preferences.notifications.email has the wrong type",
+        }));
+        assert_eq!(body["message"], "name has the wrong type");
     }
 }
 
