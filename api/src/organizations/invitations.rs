@@ -178,17 +178,27 @@ pub async fn invite(
                 return Err(Error::SeatLimitReached);
             }
         }
-        let today = organization_invitations::Entity::find()
+        let day = organization_invitations::Entity::find()
             .filter(organization_invitations::Column::OrganizationId.eq(org.id))
-            .filter(organization_invitations::Column::CreatedAt.gt(now - Duration::days(1)))
-            .count(&txn)
-            .await?;
+            .filter(organization_invitations::Column::CreatedAt.gt(now - Duration::days(1)));
+        let today = day.clone().count(&txn).await?;
         if today + count > MAX_PER_DAY {
+            // Until the oldest of the day's invitations leaves the 24 hours: the first moment
+            // the count can fall.
+            let oldest = day
+                .select_only()
+                .column_as(organization_invitations::Column::CreatedAt.min(), "oldest")
+                .into_tuple::<Option<chrono::DateTime<Utc>>>()
+                .one(&txn)
+                .await?
+                .flatten()
+                .unwrap_or(now);
+            let wait = (oldest + Duration::days(1) - now).num_seconds().max(1);
             return Err(Error::RateLimited {
                 message: format!(
                     "An organization can send at most {MAX_PER_DAY} invitations a day. Please try again tomorrow."
                 ),
-                retry_after_secs: 3600,
+                retry_after_secs: u64::try_from(wait).unwrap_or(1),
             });
         }
 
