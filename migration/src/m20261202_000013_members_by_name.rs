@@ -1,5 +1,5 @@
 //! The members list puts owners first and then everyone else by name (API.md), where it had put
-//! admins before members: an admin's place in the list (`rank`) becomes a member's.
+//! admins before members: a member's place in the list (`rank` 2) becomes an admin's (1).
 
 use sea_orm_migration::prelude::*;
 

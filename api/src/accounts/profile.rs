@@ -211,20 +211,14 @@ fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize)
 fn is_web_url(value: &str) -> bool {
     url::Url::parse(value).is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
 }
-/// A date of birth: `YYYY-MM-DD` exactly (two-digit month and day), in the past, and no
-/// earlier than 1900.
+
+/// A date of birth: `YYYY-MM-DD` exactly (ten characters that chrono reads and writes back as
+/// they were sent, so neither `1990-1-2` nor `-2000-01-01` is one), in the past, and no earlier
+/// than 1900.
 fn parse_born(text: &str) -> Result<NaiveDate, &'static str> {
-    let shaped = text.len() == 10
-        && text.bytes().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        });
     let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .ok()
-        .filter(|_| shaped)
+        .filter(|date| text.len() == 10 && date.format("%Y-%m-%d").to_string() == text)
         .ok_or("Date of birth must be a date in the format YYYY-MM-DD")?;
     if date.year() < 1900 {
         Err("Date of birth must be in 1900 or later")
