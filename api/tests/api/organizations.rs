@@ -633,6 +633,26 @@ db_test! {
 }
 
 db_test! {
+    async fn two_invitations_accepted_at_once_for_the_last_seat_let_one_in(app: TestApp) {
+        let owner = person(&app, "owner@uni.example", "campus").await;
+        let org = organization(&app, &owner, "City University").await;
+        let admin = person(&app, "root@talent.example", "admin").await;
+        let (ann, bo) = (person(&app, "ann@uni.example", "career").await, person(&app, "bo@uni.example", "career").await);
+        invite(&app, &owner, &org, &["ann@uni.example", "bo@uni.example"]).await;
+        let (ann_link, bo_link) = (invitation_token(&app, "ann@uni.example", 2).await, invitation_token(&app, "bo@uni.example", 2).await);
+        // The owner and one seat left, two invitations out.
+        json_of(app.put_as(&admin, &format!("/api/orgs/{org}"), json!({ "seatLimit": 2 })).await, StatusCode::OK).await;
+        let (ann_accept, bo_accept) = (format!("/api/invitations/{ann_link}/accept"), format!("/api/invitations/{bo_link}/accept"));
+        let (a, b) = tokio::join!(app.post_as(&ann, &ann_accept, json!({})), app.post_as(&bo, &bo_accept, json!({})));
+        let mut statuses = [a.status(), b.status()];
+        statuses.sort();
+        assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+        let read = json_of(app.get_as(&owner, &format!("/api/orgs/{org}")).await, StatusCode::OK).await;
+        assert_eq!(read["data"]["organization"]["memberCount"], 2);
+    }
+}
+
+db_test! {
     async fn the_seat_limit_fails_the_whole_call_and_only_a_site_admin_sets_it(app: TestApp) {
         let owner = person(&app, "owner@uni.example", "campus").await;
         let org = organization(&app, &owner, "City University").await;
