@@ -30,12 +30,11 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     viewer.require_recent_sign_in()?;
     crate::oidc::backchannel::sessions_ending(&ctx.db, crate::oidc::backchannel::user_sessions(id, None))
         .await?;
-    // An organization it alone owns passes to its longest-standing admin or member.
+    // An organization it alone owns passes to its longest-standing admin or member; the
+    // events of that, and the deletion's own, commit with it.
     let txn = crate::db::begin_write(&ctx.db).await?;
-    crate::organizations::members::hand_over(&txn, id).await?;
+    let handed = crate::organizations::members::hand_over(&txn, id, viewer.user.id, client).await?;
     let deleted = users::Entity::delete_by_id(id).exec(&txn).await?;
-    txn.commit().await?;
-    ctx.backchannel_ready.notify_one();
     if deleted.rows_affected == 0 {
         return Err(not_found());
     }
@@ -43,5 +42,12 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     if viewer.user.id != id {
         event = event.by(viewer.user.id);
     }
-    event.record(&ctx.db).await
+    let note = handed.note();
+    if !note.is_empty() {
+        event = event.detail(note);
+    }
+    event.record(&txn).await?;
+    txn.commit().await?;
+    ctx.backchannel_ready.notify_one();
+    Ok(())
 }

@@ -95,6 +95,22 @@ impl From<Role> for entity::users::Role {
     }
 }
 
+/// Whether `c` may not stand in a name: a control character, or one that is not seen but
+/// changes what is (a direction override shows "Acme\u{202e}exe.moc" as "Acmecom.exe", a
+/// zero-width space splits a word unseen). The joiners and direction marks that scripts and
+/// emoji need to be written right stay allowed.
+pub fn is_hidden_or_control(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00ad}'
+            | '\u{180e}'
+            | '\u{200b}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}')
+}
+
 /// A person's or organisation's display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name(String);
@@ -107,7 +123,7 @@ impl Name {
         if value.chars().count() > MAX_NAME {
             return Err(format!("{label} must be at most {MAX_NAME} characters"));
         }
-        if value.chars().any(char::is_control) {
+        if value.chars().any(is_hidden_or_control) {
             return Err(format!("{label} cannot contain control characters"));
         }
         Ok(Self(value.to_owned()))

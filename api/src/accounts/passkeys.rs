@@ -155,7 +155,7 @@ fn parse_name(name: Option<&str>) -> Result<Option<String>> {
     if name.chars().count() > MAX_NAME {
         return Err(Error::field("name", NAME_TOO_LONG));
     }
-    if name.chars().any(char::is_control) {
+    if name.chars().any(super::fields::is_hidden_or_control) {
         return Err(Error::field("name", NAME_CONTROL));
     }
     Ok(Some(name.to_owned()))

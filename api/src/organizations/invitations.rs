@@ -31,6 +31,10 @@ pub const REVOKED: &str = "Invitation revoked";
 pub const NOT_FOUND: &str = "Invitation not found";
 pub const MAX_PER_CALL: usize = 500;
 pub const MAX_PER_DAY: u64 = 1_000;
+/// Invitations one address receives in a day, from every organization together: past them it
+/// is skipped as `invited`, so revoking and inviting again, or inviting from many
+/// organizations, cannot fill someone's inbox in the product's name.
+pub const MAX_PER_ADDRESS_PER_DAY: i32 = 10;
 /// The most pending invitations one list shows, newest first.
 pub const MAX_LISTED: u64 = 1_000;
 const TTL: Duration = Duration::days(7);
@@ -51,7 +55,8 @@ pub struct InviteForm {
 pub enum SkipReason {
     /// Already a member.
     Member,
-    /// A pending invitation exists (or the address came twice).
+    /// A pending invitation exists, the address came twice, or it has had
+    /// [`MAX_PER_ADDRESS_PER_DAY`] invitations today.
     Invited,
     /// Not an email address.
     Invalid,
@@ -161,7 +166,7 @@ pub async fn invite(
         for email in wanted {
             if members.contains(&email) {
                 skipped.push((email, SkipReason::Member));
-            } else if invited.contains(&email) {
+            } else if invited.contains(&email) || !address_may_receive(ctx, &txn, &email).await? {
                 skipped.push((email, SkipReason::Invited));
             } else {
                 fresh.push(email);
@@ -384,6 +389,19 @@ pub async fn revoke_unbacked(txn: &impl ConnectionTrait, inviter: Uuid) -> Resul
         revoked += revoke_beyond(txn, inviter, Some(organization), Some(role)).await?;
     }
     Ok(revoked)
+}
+
+/// Counts an invitation to `email` against its day's [`MAX_PER_ADDRESS_PER_DAY`] (in the
+/// invitation's transaction, so a call refused later counts nothing), and says whether it may
+/// be sent. The count is the address's, not the organization's: it outlives revocations and
+/// deleted organizations.
+async fn address_may_receive(ctx: &Context, txn: &impl ConnectionTrait, email: &str) -> Result<bool> {
+    let key = format!("invited:{}", ctx.keys.keyed_hash(&[email]));
+    match crate::rate_limit::hit(txn, &key, Duration::days(1), MAX_PER_ADDRESS_PER_DAY, "").await {
+        Ok(()) => Ok(true),
+        Err(Error::RateLimited { .. }) => Ok(false),
+        Err(error) => Err(error),
+    }
 }
 
 /// The audit detail's note of the invitations [`revoke_beyond`] revoked, if any.

@@ -264,13 +264,46 @@ pub(super) async fn memberships_of(
         .await?)
 }
 
+/// What [`hand_over`] did, for the account's own audit event.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HandOver {
+    /// The organizations the account was a member of.
+    pub left: usize,
+    /// The pending invitations it had sent.
+    pub revoked: u64,
+}
+
+impl HandOver {
+    /// The account deletion's audit detail: "left 2 organizations; 3 pending invitations they
+    /// sent revoked", or nothing.
+    pub fn note(self) -> String {
+        let left = match self.left {
+            0 => String::new(),
+            1 => "left 1 organization".to_owned(),
+            n => format!("left {n} organizations"),
+        };
+        let revoked = invitations::revoked_note(self.revoked);
+        if left.is_empty() {
+            revoked.trim_start_matches("; ").to_owned()
+        } else {
+            left + &revoked
+        }
+    }
+}
+
 /// Before an account goes: the invitations it sent are revoked; in each organization where it
 /// is the only owner, the longest-standing admin (else member) becomes owner; an organization
-/// with nobody left goes too.
+/// with nobody left goes too. Each handing over and each deletion is an audit event by
+/// `actor`, the one deleting the account.
 ///
 /// # Errors
 /// On a database failure.
-pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
+pub async fn hand_over(
+    txn: &impl ConnectionTrait,
+    user_id: Uuid,
+    actor: Uuid,
+    client: &ClientInfo,
+) -> Result<HandOver> {
     // Every organization it touches is locked first, in one order: each other change locks an
     // organization's row before its invitations and members (an accept, say), so taking the
     // invitations first here could close a cycle with one.
@@ -313,7 +346,8 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
         lock(txn, organization_id).await?;
     }
     // Its invitations go with it, as they would with its memberships.
-    invitations::revoke_beyond(txn, user_id, None, None).await?;
+    let revoked = invitations::revoke_beyond(txn, user_id, None, None).await?;
+    let left = memberships.len();
     let owned = memberships
         .into_iter()
         .filter(|(_, role)| *role == OrgRole::Owner)
@@ -338,19 +372,39 @@ pub async fn hand_over(txn: &impl ConnectionTrait, user_id: Uuid) -> Result<()> 
             .await?;
         match heir {
             Some(heir) => {
+                let heir_id = heir.user_id;
                 let mut row: organization_members::ActiveModel = heir.into();
                 row.role = Set(OrgRole::Owner);
                 row.rank = Set(OrgRole::Owner.rank());
                 row.update(txn).await?;
+                Event::new(Kind::OrganizationMemberChanged, Some(heir_id), client)
+                    .by(actor)
+                    .detail(format!(
+                        "organization {organization_id}: owner, its only owner's account deleted"
+                    ))
+                    .record(txn)
+                    .await?;
             }
             None => {
+                let slug = organizations::Entity::find_by_id(organization_id)
+                    .one(txn)
+                    .await?
+                    .map(|org| org.slug)
+                    .unwrap_or_default();
                 organizations::Entity::delete_by_id(organization_id)
                     .exec(txn)
+                    .await?;
+                Event::new(Kind::OrganizationDeleted, Some(user_id), client)
+                    .by(actor)
+                    .detail(format!(
+                        "organization {organization_id} ({slug}): nobody left once its owner's account was deleted"
+                    ))
+                    .record(txn)
                     .await?;
             }
         }
     }
-    Ok(())
+    Ok(HandOver { left, revoked })
 }
 
 fn member_not_found() -> Error {

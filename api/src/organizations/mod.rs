@@ -20,7 +20,7 @@ use rand::{Rng, rngs::OsRng};
 use regex::Regex;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, sea_query::Expr,
+    QuerySelect, Set, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -180,18 +180,23 @@ pub async fn list_mine(ctx: &Context, viewer: &Viewer) -> Result<Vec<View>> {
     list_of(&ctx.db, viewer.user.id).await
 }
 
-/// The organizations `user_id` belongs to, by name, with their role in each.
+/// The organizations `user_id` belongs to, by name as a person reads it (whatever the case,
+/// as the members list is ordered), with their role in each.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn list_of(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<View>> {
-    let rows = organization_members::Entity::find()
+    let mut rows = organization_members::Entity::find()
         .find_also_related(organizations::Entity)
         .filter(organization_members::Column::UserId.eq(user_id))
-        .order_by_asc(organizations::Column::Name)
-        .order_by_asc(organizations::Column::Id)
         .all(db)
         .await?;
+    // A person's organizations are few and come in one page: ordered here, with the key the
+    // members list uses, rather than by each database's own idea of case.
+    rows.sort_by_cached_key(|(membership, org)| {
+        let name = org.as_ref().map(|org| members::name_key(&org.name));
+        (name, membership.organization_id)
+    });
     let ids: Vec<Uuid> = rows.iter().map(|(m, _)| m.organization_id).collect();
     let mut counts = member_counts(db, &ids).await?;
     Ok(rows
@@ -436,7 +441,7 @@ fn parse_name(value: Option<&str>) -> Result<String, String> {
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .ok_or("Organization name is required")?;
-    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+    if name.chars().count() > MAX_NAME || name.chars().any(crate::accounts::fields::is_hidden_or_control) {
         return Err(format!(
             "Organization name must be at most {MAX_NAME} characters, without control characters"
         ));

@@ -114,11 +114,15 @@ pub fn text(max: usize) -> Value {
 /// The Unicode control characters (Cc, what `char::is_control` finds), as a pattern's range.
 const CONTROL: &str = "\\x00-\\x1f\\x7f-\\x9f";
 
-/// A name the server trims and refuses with a control character in it: something besides
-/// white space, at most `max` characters.
+/// What a name may not hold besides: the characters that are not seen but change what is
+/// (`crate::accounts::fields::is_hidden_or_control`).
+const HIDDEN: &str = "\\xad\\u180e\\u200b\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+
+/// A name the server trims and refuses with a control or hidden character in it: something
+/// besides white space, at most `max` characters.
 pub fn name(max: usize) -> Value {
     json!({ "type": "string", "minLength": 1, "maxLength": max,
-        "pattern": format!("^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$") })
+        "pattern": format!("^[^{CONTROL}{HIDDEN}]*[^\\s{CONTROL}{HIDDEN}][^{CONTROL}{HIDDEN}]*$") })
 }
 
 /// Free text the server trims, at most `max` characters, or null: line breaks and tabs are
@@ -135,7 +139,7 @@ pub fn search(max: usize) -> Value {
 
 /// A name as [`name`], which may be left blank (the server then gives a default one).
 pub fn optional_name(max: usize) -> Value {
-    json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}]*$") })
+    json!({ "type": "string", "maxLength": max, "pattern": format!("^[^{CONTROL}{HIDDEN}]*$") })
 }
 
 /// `schema`, or null.

@@ -809,6 +809,102 @@ db_test! {
         assert_eq!(app.get_as(&ann, &format!("/api/orgs/{solo}")).await.status(), StatusCode::NOT_FOUND);
         // The invitations Ann and Bo accepted keep no inviter.
         assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE invited_by IS NULL").await, 2);
+        // The audit log tells each change, by the one who deleted the account.
+        let bo_changed = format!(
+            "SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_member_changed' \
+             AND detail = 'organization {team}: owner, its only owner''s account deleted'"
+        );
+        assert_eq!(app.count(&bo_changed).await, 1);
+        assert_eq!(
+            app.count(&format!(
+                "SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_deleted' \
+                 AND detail LIKE 'organization {solo} (solo%): nobody left once its owner''s account was deleted'"
+            ))
+            .await,
+            1
+        );
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_deleted' AND detail = 'left 2 organizations'")
+                .await,
+            1
+        );
+    }
+}
+
+db_test! {
+    async fn an_address_gets_at_most_ten_invitations_a_day_however_they_are_sent(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let first = organization(&app, &owner, "First").await;
+        // Invited and revoked eight times over by one organization...
+        for _ in 0..8 {
+            let sent = invite(&app, &owner, &first, &["victim@elsewhere.example"]).await;
+            let id = sent["invitations"][0]["id"].as_str().expect("an invitation").to_owned();
+            let revoked = app.delete_as(&owner, &format!("/api/orgs/{first}/invitations/{id}")).await;
+            assert_eq!(revoked.status(), StatusCode::OK);
+        }
+        // ...then by two more, and a deleted one's invitations still count.
+        let second = organization(&app, &owner, "Second").await;
+        assert_eq!(invite(&app, &owner, &second, &["victim@elsewhere.example"]).await["invitations"].as_array().unwrap().len(), 1);
+        assert_eq!(app.delete_as(&owner, &format!("/api/orgs/{second}")).await.status(), StatusCode::OK);
+        let third = organization(&app, &owner, "Third").await;
+        assert_eq!(invite(&app, &owner, &third, &["victim@elsewhere.example"]).await["invitations"].as_array().unwrap().len(), 1);
+        // The eleventh is skipped, from any organization; another address still goes.
+        let fourth = organization(&app, &owner, "Fourth").await;
+        let sent = invite(&app, &owner, &fourth, &["victim@elsewhere.example", "friend@elsewhere.example"]).await;
+        assert_eq!(sent["skipped"], json!([{ "email": "victim@elsewhere.example", "reason": "invited" }]));
+        assert_eq!(sent["invitations"][0]["email"], "friend@elsewhere.example");
+        assert_eq!(app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'victim@elsewhere.example'").await, 10);
+        // A call refused for its seats counts nothing against the address: after nine, the
+        // tenth still goes.
+        for _ in 0..9 {
+            let sent = invite(&app, &owner, &fourth, &["other@elsewhere.example"]).await;
+            let id = sent["invitations"][0]["id"].as_str().expect("an invitation").to_owned();
+            assert_eq!(app.delete_as(&owner, &format!("/api/orgs/{fourth}/invitations/{id}")).await.status(), StatusCode::OK);
+        }
+        app.sql("UPDATE organizations SET seat_limit = 1 WHERE name = 'Fourth'").await;
+        let refused = app
+            .post_as(&owner, &format!("/api/orgs/{fourth}/invitations"), json!({ "emails": ["other@elsewhere.example"] }))
+            .await;
+        assert_eq!(refused.status(), StatusCode::CONFLICT);
+        app.sql("UPDATE organizations SET seat_limit = NULL WHERE name = 'Fourth'").await;
+        assert_eq!(invite(&app, &owner, &fourth, &["other@elsewhere.example"]).await["skipped"], json!([]));
+    }
+}
+
+db_test! {
+    async fn my_organizations_come_by_name_whatever_its_case(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "campus").await;
+        for name in ["Zeta Corp", "alpha corp", "Beta corp"] {
+            organization(&app, &owner, name).await;
+        }
+        let rest = json_of(app.get_as(&owner, "/api/orgs").await, StatusCode::OK).await;
+        let names: Vec<&str> = rest["data"]["organizations"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["alpha corp", "Beta corp", "Zeta Corp"]);
+        let graphql = app.graphql(Some(&owner), "{ organizations { name } }", json!({})).await;
+        assert_eq!(graphql["data"]["organizations"], json!([{ "name": "alpha corp" }, { "name": "Beta corp" }, { "name": "Zeta Corp" }]));
+    }
+}
+
+db_test! {
+    async fn names_cannot_hide_or_turn_around_what_they_show(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        // A direction override shows "Acme\u{202e}exe.moc" as "Acmecom.exe"; a zero-width
+        // space or a byte-order mark is there unseen.
+        for name in ["Acme\u{202e}exe.moc", "Acme\u{2066}Corp\u{2069}", "pay\u{200b}pal", "\u{feff}Acme"] {
+            let created = json_of(app.post_as(&owner, "/api/orgs", json!({ "name": name })).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(
+                created["errors"]["name"],
+                "Organization name must be at most 100 characters, without control characters",
+                "{name:?}"
+            );
+            let renamed = json_of(app.put_as(&owner, "/api/users/profile", json!({ "name": name })).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(renamed["errors"]["name"], "Name cannot contain control characters", "{name:?}");
+        }
+        // The joiner an emoji or a script needs to be written right stays.
+        let joined = "Ada \u{1f469}\u{200d}\u{1f4bb} \u{645}\u{200c}\u{627}";
+        assert_eq!(app.put_as(&owner, "/api/users/profile", json!({ "name": joined })).await.status(), StatusCode::OK);
+        organization(&app, &owner, joined).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM organizations").await, 1);
     }
 }
 
