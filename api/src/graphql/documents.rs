@@ -27,7 +27,7 @@ pub fn parse(query: &str) -> Result<ExecutableDocument, ServerError> {
     if kept && let Some(document) = PARSED.lock().unwrap_or_else(PoisonError::into_inner).get(query) {
         return Ok(document.clone());
     }
-    let document = async_graphql::parser::parse_query(query)?;
+    let document = async_graphql::parser::parse_query(query).map_err(|error| limits::coded(error.into()))?;
     limits::check_size(&document)?;
     if kept {
         PARSED

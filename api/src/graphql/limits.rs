@@ -169,8 +169,26 @@ fn count(set: &SelectionSet) -> usize {
         .sum()
 }
 
-/// Gives an argument that does not parse (an `Int` past 32 bits, say) the code every input
-/// error has, `BAD_USER_INPUT`: async-graphql reports it as a field error without one.
+/// `error` with the code every refusal of a document has, `BAD_USER_INPUT`, unless it has
+/// one: the parser's and the validator's errors (a field the schema lacks, an argument of the
+/// wrong type, a variable never declared) come without one.
+pub fn coded(mut error: ServerError) -> ServerError {
+    let has_code = error
+        .extensions
+        .as_ref()
+        .is_some_and(|ext| ext.get("code").is_some());
+    if !has_code {
+        error
+            .extensions
+            .get_or_insert_with(Default::default)
+            .set("code", "BAD_USER_INPUT");
+    }
+    error
+}
+
+/// Gives every error the resolvers did not code the code of a refused document,
+/// `BAD_USER_INPUT` (see [`coded`]): what async-graphql itself answers (validation, an `Int`
+/// past 32 bits) is about the document, while the resolvers code each of theirs.
 pub struct ArgumentErrors;
 
 impl async_graphql::extensions::ExtensionFactory for ArgumentErrors {
@@ -181,25 +199,16 @@ impl async_graphql::extensions::ExtensionFactory for ArgumentErrors {
 
 #[async_graphql::async_trait::async_trait]
 impl async_graphql::extensions::Extension for ArgumentErrors {
-    async fn execute(
+    async fn request(
         &self,
         ctx: &async_graphql::extensions::ExtensionContext<'_>,
-        operation_name: Option<&str>,
-        next: async_graphql::extensions::NextExecute<'_>,
+        next: async_graphql::extensions::NextRequest<'_>,
     ) -> async_graphql::Response {
-        let mut response = next.run(ctx, operation_name).await;
-        for error in &mut response.errors {
-            let coded = error
-                .extensions
-                .as_ref()
-                .is_some_and(|ext| ext.get("code").is_some());
-            if !coded && error.message.starts_with("Failed to parse") {
-                error
-                    .extensions
-                    .get_or_insert_with(Default::default)
-                    .set("code", "BAD_USER_INPUT");
-            }
-        }
+        let mut response = next.run(ctx).await;
+        response.errors = std::mem::take(&mut response.errors)
+            .into_iter()
+            .map(coded)
+            .collect();
         response
     }
 }

@@ -2,7 +2,7 @@
 //! the GraphQL endpoint and the exported schema.
 
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, json_of};
 
@@ -103,6 +103,24 @@ db_test! {
         assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
         assert_eq!(body["errors"][0]["extensions"]["errors"]["email"], "Invalid email format");
         assert_eq!(body["errors"][0]["extensions"]["errors"]["password"], "Password is required");
+        // What the parser or the validator refuses is bad input too, with its code: a wrong
+        // type, a field the schema lacks, a variable never declared, a document cut short,
+        // over POST and over GET.
+        for document in [
+            "mutation { createOrganization(input: { name: 5 }) { message } }",
+            "{ nope }",
+            "query($i: Int!) { news(first: $j) { nextCursor } }",
+            "{ news( ",
+        ] {
+            let body = app.graphql(None, document, json!({})).await;
+            let errors = body["errors"].as_array().unwrap_or_else(|| panic!("{document}: {body}"));
+            assert!(!errors.is_empty(), "{document}");
+            for error in errors {
+                assert_eq!(error["extensions"]["code"], "BAD_USER_INPUT", "{document}: {error}");
+            }
+        }
+        let body: Value = app.get("/api/graphql?query=%7B%20nope%20%7D").await.json().await.unwrap();
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
     }
 }
 
