@@ -27,7 +27,11 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     if !json_or_empty(headers) {
         return refuse(graphql, Code::UnsupportedMediaType, JSON_ONLY);
     }
-    if signed_in_by_cookie(headers) && !from_our_sites(headers, &state.config) {
+    // A write with no body at all is the one a page of another site can still send without a
+    // preflight (a `no-cors` fetch): with a mailed sign-in link's token in its path it would
+    // sign the victim's browser in to the sender's account, cookie or not.
+    let bodiless = !headers.contains_key(header::CONTENT_TYPE);
+    if (bodiless || signed_in_by_cookie(headers)) && !from_our_sites(headers, &state.config) {
         tracing::warn!(origin = ?headers.get(header::ORIGIN), "cross-site write refused");
         return refuse(graphql, Code::Forbidden, CROSS_SITE);
     }
@@ -62,7 +66,7 @@ fn signed_in_by_cookie(headers: &HeaderMap) -> bool {
 fn from_our_sites(headers: &HeaderMap, config: &Config) -> bool {
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
         let origin = origin.trim_end_matches('/');
-        return config.platforms.all().contains(&origin) || is_own_origin(origin, headers);
+        return config.platforms.all().contains(&origin) || is_own_origin(origin, headers, config);
     }
     match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
         Some(site) => matches!(site, "same-origin" | "none"),
@@ -70,11 +74,20 @@ fn from_our_sites(headers: &HeaderMap, config: &Config) -> bool {
     }
 }
 
-fn is_own_origin(origin: &str, headers: &HeaderMap) -> bool {
+/// The request's own host, in the main site's scheme: a page this server served under another
+/// name (`127.0.0.1` for `localhost`). A browser sets `Host` itself and keeps cookies per host,
+/// so a page of another site cannot name ours there; the scheme is the main site's, so a page
+/// served over plain HTTP (a network attacker's) is not taken for an HTTPS site's own.
+fn is_own_origin(origin: &str, headers: &HeaderMap, config: &Config) -> bool {
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let scheme = config
+        .platforms
+        .main
+        .split_once("://")
+        .map_or("https", |(scheme, _)| scheme);
     let origin_host = origin
-        .strip_prefix("https://")
-        .or_else(|| origin.strip_prefix("http://"));
+        .strip_prefix(scheme)
+        .and_then(|rest| rest.strip_prefix("://"));
     matches!((origin_host, host), (Some(a), Some(b)) if a.eq_ignore_ascii_case(b))
 }
 

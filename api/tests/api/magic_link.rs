@@ -36,6 +36,36 @@ async fn ask(app: &TestApp, email: &str) -> reqwest::Response {
 }
 
 db_test! {
+    async fn another_site_cannot_sign_a_browser_in_with_its_own_link(app: TestApp) {
+        // Login CSRF: a page of another site posts the attacker's own link from the victim's
+        // browser with a bodiless `no-cors` fetch, which needs no preflight and sends no cookie.
+        app.signed_up("attacker@example.com").await;
+        json_of(ask(&app, "attacker@example.com").await, StatusCode::OK).await;
+        let token = link_token(&app, "attacker@example.com", 1).await;
+        let path = format!("/api/auth/magic-link/{token}");
+        let attempts = [
+            vec![("origin", "https://evil.example"), ("sec-fetch-site", "cross-site")],
+            vec![("sec-fetch-site", "cross-site")],
+            vec![("origin", "null")],
+        ];
+        for headers in attempts {
+            let mut request = app.client.post(app.url(&path));
+            for (name, value) in &headers {
+                request = request.header(*name, *value);
+            }
+            let response = request.send().await.unwrap();
+            assert!(response.headers().get("set-cookie").is_none(), "{headers:?}");
+            let body = json_of(response, StatusCode::FORBIDDEN).await;
+            assert_eq!(body["message"], "Cross-site request refused", "{headers:?}");
+        }
+        // The link is unused: from the site itself (or a client that is not a browser) it works.
+        let signed_in = app.client.post(app.url(&path)).header("sec-fetch-site", "same-origin").send().await.unwrap();
+        assert!(signed_in.headers().get("set-cookie").is_some());
+        assert_eq!(json_of(signed_in, StatusCode::OK).await["message"], "Logged in successfully");
+    }
+}
+
+db_test! {
     async fn a_link_signs_in_once_and_an_unknown_email_gets_the_same_answer(app: TestApp) {
         app.signed_up("link@example.com").await;
         let known = json_of(ask(&app, "Link@Example.com").await, StatusCode::OK).await;

@@ -202,6 +202,16 @@ db_test! {
         assert_eq!(json_of(response, StatusCode::FORBIDDEN).await["errors"][0]["extensions"]["code"], "FORBIDDEN");
         json_of(put(Some("http://hire.test"), false).await.unwrap(), StatusCode::OK).await;
         json_of(put(None, false).await.unwrap(), StatusCode::OK).await;
+        // The server's own host is its own origin only in the main site's scheme (http here):
+        // a page a network attacker serves over the other one is not taken for ours.
+        let own = app.url("");
+        let own = own.trim_end_matches('/');
+        let other_scheme = own.replacen("http://", "https://", 1);
+        for (origin, status) in [(own.to_owned(), StatusCode::OK), (other_scheme, StatusCode::FORBIDDEN)] {
+            let response = app.client.put(app.url("/api/users/profile")).header("cookie", cookie.clone())
+                .header("origin", &origin).json(&json!({ "bio": "changed" })).send().await.unwrap();
+            assert_eq!(response.status(), status, "{origin}");
+        }
         json_of(put(Some("https://evil.example"), true).await.unwrap(), StatusCode::OK).await;
         let me = json_of(app.get_as(&token, "/api/users/profile").await, StatusCode::OK).await;
         assert_eq!(me["data"]["user"]["bio"], "changed");
