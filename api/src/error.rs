@@ -142,9 +142,6 @@ pub enum Error {
     AccountSuspended,
     #[error("An account with this email already exists")]
     EmailTaken,
-    /// A code from the authenticator app, or a recovery code, that is not one.
-    #[error("Invalid code")]
-    InvalidCode,
     /// The emailed verification code is past its lifetime.
     #[error("OTP expired. Please request a new one.")]
     CodeExpired,
@@ -209,7 +206,6 @@ impl Error {
         match self {
             Self::Validation(_)
             | Self::BadRequest(_)
-            | Self::InvalidCode
             | Self::ResetLinkInvalid
             | Self::SignInLinkInvalid
             | Self::PasskeyUnverified => Code::BadUserInput,

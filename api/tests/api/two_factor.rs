@@ -157,6 +157,8 @@ db_test! {
         let first = challenge(&app, email).await;
         let body = json_of(second_step(&app, &first, &confirmed_with).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["message"], "Invalid code");
+        // A field error, as confirming and turning off answer it: the form shows it under the code.
+        assert_eq!(body["errors"]["code"], "Invalid code", "{body}");
 
         let next = app_code(&secret, 1);
         let response = second_step(&app, &first, &next).await;

@@ -175,7 +175,7 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
             .record(&ctx.db)
             .await?;
         cap.wrong_code(ctx, &user, taken, client).await?;
-        return Err(Error::InvalidCode);
+        return Err(Error::field("code", super::INVALID_CODE));
     };
     // Single use: of two requests racing with the same challenge, one deletes it.
     let used = two_factor_challenges::Entity::delete_by_id(key)
