@@ -73,6 +73,20 @@ pub struct VerifyCodeForm {
 /// codes an hour or ten a day.
 #[tracing::instrument(skip_all)]
 pub async fn send(ctx: &Context, form: SendCodeForm, client: &ClientInfo) -> Result<()> {
+    send_by(ctx, form, client, None).await
+}
+
+/// [`send`], at the request of `actor` (an admin) when not of the person themself: the audit
+/// event names them.
+///
+/// # Errors
+/// As [`send`].
+pub async fn send_by(
+    ctx: &Context,
+    form: SendCodeForm,
+    client: &ClientInfo,
+    actor: Option<Uuid>,
+) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     // Kept per email, known or not, so the limits reveal nothing either.
     let subject = ctx.keys.keyed_hash(&[email.as_str()]);
@@ -133,9 +147,11 @@ pub async fn send(ctx: &Context, form: SendCodeForm, client: &ClientInfo) -> Res
         .insert(&txn)
         .await?;
         mail::enqueue(&txn, message.about(user.id)).await?;
-        Event::new(Kind::CodeSent, Some(user.id), client)
-            .record(&txn)
-            .await?;
+        let mut event = Event::new(Kind::CodeSent, Some(user.id), client);
+        if let Some(actor) = actor {
+            event = event.by(actor);
+        }
+        event.record(&txn).await?;
     } else {
         mail::enqueue_nothing(&txn, message).await?;
     }

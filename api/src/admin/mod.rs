@@ -25,14 +25,14 @@ pub const ADMINS_ONLY: &str = "Only admins can use the admin console";
 /// The longest search, in characters.
 pub const MAX_QUERY: usize = 100;
 
-/// A search's `query`, trimmed and lowercased; `None` when it is empty. Names and addresses
+/// A search's `query`, trimmed; `None` when it is empty. Names and addresses
 /// hold no control character, so a search with one could find nothing (and a NUL is not even
 /// text to PostgreSQL).
 ///
 /// # Errors
 /// The field's message for a query over [`MAX_QUERY`] characters or with a control character.
 fn search_query(raw: Option<&str>) -> std::result::Result<Option<String>, String> {
-    let Some(query) = raw.map(|q| q.trim().to_lowercase()).filter(|q| !q.is_empty()) else {
+    let Some(query) = raw.map(|q| q.trim().to_owned()).filter(|q| !q.is_empty()) else {
         return Ok(None);
     };
     if query.chars().count() > MAX_QUERY {
@@ -74,14 +74,50 @@ fn compare(backend: DatabaseBackend, key: &str, op: &str, value: &str) -> Simple
     sea_orm::sea_query::Expr::cust_with_values(format!("{key} {op} {placeholder}"), [value.to_owned()])
 }
 
-/// The keys of `column` that start with `prefix`: one range of its index.
-fn starts_with(backend: DatabaseBackend, column: &str, lowered: bool, prefix: &str) -> Condition {
+/// The keys of `column` that start with `query`, whatever its case: one range of its index
+/// for each form the key may hold it in (see [`lowered_forms`]).
+fn starts_with(backend: DatabaseBackend, column: &str, lowered: bool, query: &str) -> Condition {
     let key = key(backend, column, lowered);
-    // The smallest string above every string that starts with `prefix`.
-    let end = format!("{prefix}\u{10FFFF}");
-    Condition::all()
-        .add(compare(backend, &key, ">=", prefix))
-        .add(compare(backend, &key, "<", &end))
+    let prefixes = if lowered {
+        lowered_forms(query)
+    } else {
+        vec![query.to_lowercase()]
+    };
+    prefixes.iter().fold(Condition::any(), |any, prefix| {
+        // The smallest string above every string that starts with `prefix`.
+        let end = format!("{prefix}\u{10FFFF}");
+        any.add(
+            Condition::all()
+                .add(compare(backend, &key, ">=", prefix))
+                .add(compare(backend, &key, "<", &end)),
+        )
+    })
+}
+
+/// The forms a name starting with `query` may take in `lower(name)`. PostgreSQL lowers every
+/// letter; SQLite only `A`-`Z`, keeping "Ünsal" and "Иван" as they were typed. So besides the
+/// query lowercased, it is looked for with only its ASCII letters lowered (as typed), and as
+/// names are mostly written (each word's first letter a capital, the rest small): "ünsal öz",
+/// "ÜNSAL ÖZ" and "Ünsal Öz" all find "Ünsal Öz" on both databases.
+fn lowered_forms(query: &str) -> Vec<String> {
+    let mut capitalised = String::with_capacity(query.len());
+    let mut word_start = true;
+    for c in query.chars() {
+        if word_start && !c.is_ascii() {
+            capitalised.extend(c.to_uppercase());
+        } else {
+            capitalised.extend(c.to_lowercase());
+        }
+        word_start = c.is_whitespace() || c == '-';
+    }
+    let mut forms = vec![
+        query.to_lowercase(),
+        query.to_ascii_lowercase(),
+        capitalised.to_ascii_lowercase(),
+    ];
+    forms.sort_unstable();
+    forms.dedup();
+    forms
 }
 
 /// Which key a list is in order of: the lowercased name, or the email.

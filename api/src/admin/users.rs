@@ -433,12 +433,13 @@ pub async fn resend_verification(
     if user.email_verified {
         return Err(Error::Conflict(ALREADY_VERIFIED.to_owned()));
     }
-    email_code::send(
+    email_code::send_by(
         ctx,
         SendCodeForm {
             email: Some(user.email),
         },
         client,
+        Some(viewer.user.id),
     )
     .await
 }

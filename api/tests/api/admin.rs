@@ -33,6 +33,29 @@ fn emails(page: &Value) -> Vec<String> {
 }
 
 db_test! {
+    async fn a_name_that_starts_with_a_letter_beyond_ascii_is_found_in_any_usual_case(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        for (email, name) in [("u@example.com", "Ünsal Öz"), ("e@example.com", "Émile Zola"), ("i@example.com", "Иван Петров"), ("z@example.com", "Zoë Ünicode")] {
+            app.signed_up(email).await;
+            app.sql(&format!("UPDATE users SET name = '{name}' WHERE email = '{email}'")).await;
+        }
+        let cases = [
+            ("Ünsal", "u@example.com"), ("ünsal", "u@example.com"), ("ÜNSAL ÖZ", "u@example.com"), ("ünsal öz", "u@example.com"), ("Ü", "u@example.com"),
+            ("Émile", "e@example.com"), ("émile zola", "e@example.com"),
+            ("Иван", "i@example.com"), ("иван", "i@example.com"), ("иван петров", "i@example.com"),
+            ("Zoë Ü", "z@example.com"), ("ZOË", "z@example.com"), ("zoë ünicode", "z@example.com"),
+        ];
+        for (query, email) in cases {
+            let response = app.client.get(app.url("/api/admin/users")).query(&[("query", query)]).bearer_auth(&boss).send().await.unwrap();
+            let found = json_of(response, StatusCode::OK).await;
+            assert_eq!(emails(&found), [email], "{query}");
+        }
+        let graphql = app.graphql(Some(&boss), "{ adminUsers(query: \"ünsal\") { items { email } } }", json!({})).await;
+        assert_eq!(graphql["data"]["adminUsers"]["items"], json!([{ "email": "u@example.com" }]), "{graphql}");
+    }
+}
+
+db_test! {
     async fn only_admins_reach_the_console(app: TestApp) {
         let member = app.signed_up("member@example.com").await;
         let calls = [
@@ -230,6 +253,8 @@ db_test! {
         let sent = json_of(app.post_as(&boss, &format!("/api/admin/users/{waiting}/resend-verification"), json!({})).await, StatusCode::OK).await;
         assert_eq!(sent["message"], "Verification email sent");
         app.mail.wait_for("waiting@example.com", 1).await;
+        // The code the admin sent is audited with the admin, unlike one the person asks for.
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'code_sent' AND actor_id IS NOT NULL").await, 1);
     }
 }
 
