@@ -125,6 +125,10 @@ async fn discovery(State(state): State<AppState>) -> Response {
                 authorization_response_iss_parameter_supported: true,
             },
         )
+        // Discovery's defaults say a provider takes `request_uri`; this one reads neither a
+        // request object nor a reference to one, so it says so.
+        .set_request_parameter_supported(Some(false))
+        .set_request_uri_parameter_supported(Some(false))
         .set_token_endpoint(Some(TokenUrl::new(url(&state, "/oauth2/token")).map_err(err)?))
         .set_userinfo_endpoint(Some(
             UserInfoUrl::new(url(&state, "/oauth2/userinfo")).map_err(err)?,
@@ -266,7 +270,18 @@ async fn token_endpoint(
 }
 
 async fn answer_userinfo(state: &AppState, access: Option<String>) -> Response {
-    match token::userinfo(state, access.as_deref()).await {
+    // No token at all: the challenge alone, without an error code (RFC 6750, section 3.1).
+    let Some(access) = access.filter(|token| !token.is_empty()) else {
+        return (
+            axum::http::StatusCode::UNAUTHORIZED,
+            [
+                (header::WWW_AUTHENTICATE, "Bearer"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+        )
+            .into_response();
+    };
+    match token::userinfo(state, Some(&access)).await {
         Ok(claims) => no_store(Json(claims).into_response()),
         Err(err) => err.into_response(),
     }
@@ -303,6 +318,9 @@ impl ClientCredentials for RevokeForm {
     }
 }
 
+/// The longest token `/oauth2/revoke` looks up.
+const MAX_TOKEN_LEN: usize = 255;
+
 async fn revoke(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -313,8 +331,13 @@ async fn revoke(
         let client = credentials.authenticate(&state.db).await?;
         let token = form
             .token
-            .filter(|t| !t.is_empty() && t.len() < 256)
+            .filter(|t| !t.is_empty())
             .ok_or_else(|| OAuthError::invalid_request("token is required"))?;
+        // Ours are far shorter: a longer one (an ID token, say) is no token of ours, and
+        // revoking what is not a token succeeds (RFC 7009, section 2.2).
+        if token.len() > MAX_TOKEN_LEN {
+            return Ok(());
+        }
         token::revoke(&state, &client, &token).await
     };
     match result.await {

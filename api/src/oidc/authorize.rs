@@ -247,8 +247,10 @@ async fn authorize_inner(
         return fail("invalid_request", "prompt=none cannot be combined");
     }
     let max_age = match query.max_age.as_deref() {
+        // Digits past any integer are a very long time too: a century.
         Some(age) => match age.parse::<i64>() {
             Ok(age) if age >= 0 => Some(age.min(MAX_AGE_CAP)),
+            _ if !age.is_empty() && age.bytes().all(|b| b.is_ascii_digit()) => Some(MAX_AGE_CAP),
             _ => return fail("invalid_request", "max_age must be a number of seconds"),
         },
         None => None,

@@ -463,6 +463,33 @@ sso_test! {
         tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
         let location = visit(&browser, &back).await.1.unwrap();
         assert!(param(&location, "code").is_some(), "max_age=0 met by the sign-in it asked for: {location}");
+        // Digits past any integer are a century, as a century is: the sign-in of a moment ago counts.
+        let location = visit(&browser, &format!("{url}&max_age=18446744073709551616")).await.1.unwrap();
+        assert!(param(&location, "code").is_some(), "{location}");
+    }
+}
+
+sso_test! {
+    async fn userinfo_revocation_and_discovery_answer_as_their_standards_say(app) {
+        let rp = Rp::platform(&app).await;
+        // No token at all: the Bearer challenge alone, no error code (RFC 6750, section 3.1).
+        let bare = app.client.get(app.url("/oauth2/userinfo")).send().await.unwrap();
+        assert_eq!(bare.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(bare.headers()["www-authenticate"], "Bearer");
+        let wrong = userinfo(&app, "not-a-token").await;
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(wrong.headers()["www-authenticate"], "Bearer error=\"invalid_token\"");
+        // Revoking what is no token of ours, however long (an ID token, say), succeeds (RFC 7009).
+        for token in ["x".repeat(255), "x".repeat(2048)] {
+            let revoked = app.client.post(app.url("/oauth2/revoke")).basic_auth(&rp.client_id, rp.secret.as_deref())
+                .form(&[("token", token.as_str())]).send().await.unwrap();
+            assert_eq!(revoked.status(), StatusCode::OK, "{}", token.len());
+        }
+        // Neither a request object nor a reference to one is read, and discovery says so (its
+        // default for request_uri is true).
+        let discovery: Value = app.client.get(app.url("/.well-known/openid-configuration")).send().await.unwrap().json().await.unwrap();
+        assert_eq!(discovery["request_uri_parameter_supported"], false);
+        assert_eq!(discovery["request_parameter_supported"], false);
     }
 }
 
