@@ -1,7 +1,7 @@
 //! Account deletion: by the person themself or by an admin.
 
 use entity::users;
-use sea_orm::EntityTrait;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use uuid::Uuid;
 
 use super::sessions::Viewer;
@@ -14,6 +14,7 @@ use crate::{
 
 pub const USER_NOT_FOUND: &str = "User not found";
 pub const DELETED: &str = "Account deleted";
+pub const LAST_ADMIN: &str = "You are the only admin. Make another account an admin first.";
 
 /// Deletes the account `id`. Its sessions, codes, reset tokens and mail go with it (the
 /// database cascades); its news stays, with no author; the audit log keeps the event.
@@ -34,6 +35,13 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     // events of that, and the deletion's own, commit with it.
     let txn = crate::db::begin_write(&ctx.db).await?;
     let handed = crate::organizations::members::hand_over(&txn, id, viewer.user.id, client).await?;
+    if viewer.user.id != id {
+        // An admin deleting another: still an admin, with both rows locked (two admins
+        // deleting each other at once would leave none).
+        crate::admin::users::still_admin(&txn, viewer, id).await?;
+    } else if viewer.is_admin() {
+        last_admin_stays(&txn, id).await?;
+    }
     let deleted = users::Entity::delete_by_id(id).exec(&txn).await?;
     if deleted.rows_affected == 0 {
         return Err(not_found());
@@ -50,4 +58,28 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     txn.commit().await?;
     ctx.backchannel_ready.notify_one();
     Ok(())
+}
+
+/// Refuses to delete the account `id` of the last active admin: nobody would be left to run
+/// the console. Every admin's row is locked, so two admins deleting themselves at once cannot
+/// each count the other.
+///
+/// # Errors
+/// 409 [`LAST_ADMIN`].
+async fn last_admin_stays(txn: &impl ConnectionTrait, id: Uuid) -> Result<()> {
+    let admins = users::Entity::find()
+        .filter(users::Column::Role.eq(users::Role::Admin))
+        .order_by_asc(users::Column::Id)
+        .lock_exclusive()
+        .all(txn)
+        .await?;
+    let others = admins
+        .iter()
+        .filter(|admin| admin.id != id && admin.status != users::AccountStatus::Suspended)
+        .count();
+    if others == 0 {
+        Err(Error::Conflict(LAST_ADMIN.to_owned()))
+    } else {
+        Ok(())
+    }
 }

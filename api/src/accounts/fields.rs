@@ -111,6 +111,14 @@ pub fn is_hidden_or_control(c: char) -> bool {
             | '\u{feff}')
 }
 
+/// Whether typed prose (a post, a reason) holds a control character besides line breaks and
+/// tabs: a NUL that SQLite would keep and PostgreSQL refuse, a byte that breaks a CSV.
+pub fn has_stray_control(value: &str) -> bool {
+    value
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+}
+
 /// A person's or organisation's display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name(String);

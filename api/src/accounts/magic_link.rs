@@ -8,7 +8,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_
 use uuid::Uuid;
 
 use super::{
-    password_reset::{LinkRequest, link_request, note_no_account},
+    password_reset::{link_request, note_no_account},
     tokens,
     two_factor::{self, SignInStep},
 };
@@ -58,7 +58,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
         Some(_) => return Err(Error::field("redirect", REDIRECT_RULE)),
     };
     // The same counter as forgot-password: a mailbox gets at most five links of either kind.
-    let LinkRequest { email, account } = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
+    let request = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
@@ -70,7 +70,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
         None => format!("{main}/magic-link/{token}"),
     };
     let txn = crate::db::begin_write(&ctx.db).await?;
-    match account {
+    match &request.account {
         Some(user) => {
             let message = mail::sign_in_link(
                 &ctx.config.app_name,
@@ -94,7 +94,7 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
                 .record(&txn)
                 .await?;
         }
-        None => note_no_account(ctx, &txn, &email, mail::LinkAsked::SignIn).await?,
+        None => note_no_account(ctx, &txn, &request, mail::LinkAsked::SignIn).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();

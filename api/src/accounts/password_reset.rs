@@ -49,12 +49,12 @@ pub struct ResetForm {
 /// Field errors; 429 past five requests for one email in fifteen minutes.
 #[tracing::instrument(skip_all)]
 pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Result<()> {
-    let LinkRequest { email, account } = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
+    let request = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;
     let token = tokens::random_token();
     let now = Utc::now();
     let main = &ctx.config.platforms.main;
     let txn = crate::db::begin_write(&ctx.db).await?;
-    match account {
+    match &request.account {
         Some(user) => {
             let link = format!("{main}/reset-password/{token}");
             let message = mail::password_reset(
@@ -79,7 +79,7 @@ pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Res
                 .record(&txn)
                 .await?;
         }
-        None => note_no_account(ctx, &txn, &email, mail::LinkAsked::PasswordReset).await?,
+        None => note_no_account(ctx, &txn, &request, mail::LinkAsked::PasswordReset).await?,
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();
@@ -92,6 +92,9 @@ pub async fn forgot(ctx: &Context, form: ForgotForm, client: &ClientInfo) -> Res
 pub(super) struct LinkRequest {
     pub email: Email,
     pub account: Option<users::Model>,
+    /// The address has an account, suspended: it is mailed nothing, neither a link nor the
+    /// note that there is no account (which would be false).
+    pub suspended: bool,
 }
 
 /// # Errors
@@ -105,29 +108,37 @@ pub(super) async fn link_request(
     let email = Email::parse(email).map_err(|m| Error::field("email", m))?;
     let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
     rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, too_many).await?;
-    let account = find_by_email(&ctx.db, &email)
-        .await?
-        .filter(|user| user.status != AccountStatus::Suspended);
-    Ok(LinkRequest { email, account })
+    let found = find_by_email(&ctx.db, &email).await?;
+    let suspended = found
+        .as_ref()
+        .is_some_and(|user| user.status == AccountStatus::Suspended);
+    let account = found.filter(|_| !suspended);
+    Ok(LinkRequest {
+        email,
+        account,
+        suspended,
+    })
 }
 
-/// The answer to a link asked for an address with no account, written in `txn`: a note that
-/// leads to registration, so the person learns why no link came.
+/// The answer to a link asked for an address with no account that may sign in, written in
+/// `txn`: a note that leads to registration, so the person learns why no link came; for a
+/// suspended account, the same work and no mail.
 ///
 /// # Errors
 /// On a database failure.
 pub(super) async fn note_no_account(
     ctx: &Context,
     txn: &impl ConnectionTrait,
-    email: &Email,
+    request: &LinkRequest,
     asked: mail::LinkAsked,
 ) -> Result<()> {
     let register = format!("{}/register", ctx.config.platforms.main);
-    mail::enqueue(
-        txn,
-        mail::no_account(&ctx.config.app_name, email.as_str(), &register, asked),
-    )
-    .await
+    let note = mail::no_account(&ctx.config.app_name, request.email.as_str(), &register, asked);
+    if request.suspended {
+        mail::enqueue_nothing(txn, note).await
+    } else {
+        mail::enqueue(txn, note).await
+    }
 }
 
 /// Sets a new password with a link's token, once. Every session of the account ends, and

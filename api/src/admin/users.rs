@@ -211,6 +211,34 @@ async fn listed(ctx: &Context, user: users::Model) -> Result<Listed> {
     Ok(Listed { user, organizations })
 }
 
+/// Inside an admin's change to `target`'s account: both rows locked, in one order, and the
+/// admin's read again. Two admins demoting, suspending or deleting each other at once would
+/// otherwise each pass the check made before, and leave nobody to run the console; now the
+/// second waits for the first and is refused, as one who is no longer an admin.
+///
+/// # Errors
+/// 403 'Only admins can use the admin console' when the viewer has stopped being an active
+/// admin.
+pub(crate) async fn still_admin(txn: &impl ConnectionTrait, viewer: &Viewer, target: Uuid) -> Result<()> {
+    let mut ids = [viewer.user.id, target];
+    ids.sort_unstable();
+    let mut actor = None;
+    for id in ids {
+        let row = crate::accounts::locked(txn, id).await?;
+        if id == viewer.user.id {
+            actor = row;
+        }
+    }
+    match actor {
+        Some(actor)
+            if actor.role == users::Role::Admin && actor.status != users::AccountStatus::Suspended =>
+        {
+            Ok(())
+        }
+        _ => Err(Error::Forbidden(super::ADMINS_ONLY.to_owned())),
+    }
+}
+
 async fn target(ctx: &Context, id: &str) -> Result<users::Model> {
     let not_found = || Error::NotFound(NOT_FOUND.to_owned());
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
@@ -284,7 +312,11 @@ pub async fn suspend(
             format!("Reason must be at most {MAX_REASON} characters"),
         ));
     }
+    if crate::accounts::fields::has_stray_control(reason) {
+        return Err(Error::field("reason", "Reason cannot contain control characters"));
+    }
     let txn = crate::db::begin_write(&ctx.db).await?;
+    still_admin(&txn, viewer, user.id).await?;
     let user_id = user.id;
     let mut row: users::ActiveModel = user.into();
     row.status = Set(users::AccountStatus::Suspended);
@@ -389,6 +421,7 @@ pub async fn set_role(
     }
     let from = user.role.as_str();
     let txn = crate::db::begin_write(&ctx.db).await?;
+    still_admin(&txn, viewer, user.id).await?;
     let mut row: users::ActiveModel = user.into();
     row.role = Set(role);
     row.updated_at = Set(Utc::now());

@@ -267,6 +267,9 @@ fn required_text(value: Option<&str>, label: &str, max: usize) -> Result<String,
     if value.chars().count() > max {
         return Err(format!("{label} must be at most {max} characters"));
     }
+    if crate::accounts::fields::has_stray_control(value) {
+        return Err(format!("{label} cannot contain control characters"));
+    }
     Ok(value.to_owned())
 }
 

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply},
     input::{Input, Segments},
-    openapi::{self, cursor_param, limit_param, nullable_string, object, ok, operation, string, text},
+    openapi::{self, cursor_param, limit_param, nullable_string, object, ok, operation, prose, string},
     routes::Routes,
 };
 use crate::{
@@ -70,7 +70,7 @@ pub fn routes() -> Routes {
         .post("/admin/users/{id}/suspend", suspend, operation("Suspend an account: every session ends at once")
             .signed_in()
             .id_param("id")
-            .body(object(&[("reason", text(500))], &["reason"]))
+            .body(object(&[("reason", prose(500))], &["reason"]))
             .answers(("200", ok("Account suspended", None)), &[("400", "Reason is required"), signed_out, ("403", "Not an admin, or your own account"), no_user]))
         .post("/admin/users/{id}/restore", restore, operation("Lift a suspension")
             .signed_in()

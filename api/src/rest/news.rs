@@ -12,7 +12,7 @@ use serde_json::json;
 use super::{
     envelope::{Answer, Reply, data_json},
     input::{Input, Segments},
-    openapi::{cursor_param, item_data, limit_param, nullable_string, object, ok, operation, text},
+    openapi::{cursor_param, item_data, limit_param, nullable_string, object, ok, operation, prose},
     routes::Routes,
 };
 use crate::{
@@ -32,9 +32,9 @@ pub fn routes() -> Routes {
     let fields = |required: &[&str]| {
         object(
             &[
-                ("title", text(200)),
-                ("summary", text(500)),
-                ("body", text(20000)),
+                ("title", prose(200)),
+                ("summary", prose(500)),
+                ("body", prose(20000)),
                 ("imageUrl", nullable_string()),
                 ("published", json!({ "type": "boolean" })),
             ],

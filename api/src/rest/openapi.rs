@@ -125,6 +125,15 @@ pub fn name(max: usize) -> Value {
         "pattern": format!("^[^{CONTROL}{HIDDEN}]*[^\\s{CONTROL}{HIDDEN}][^{CONTROL}{HIDDEN}]*$") })
 }
 
+/// Required prose the server trims (a post's title, summary and body, a reason): something
+/// besides white space, at most `max` characters, no control character but line breaks and
+/// tabs.
+pub fn prose(max: usize) -> Value {
+    const STRAY: &str = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f";
+    json!({ "type": "string", "minLength": 1, "maxLength": max,
+        "pattern": format!("^[^{STRAY}]*[^\\s{STRAY}][^{STRAY}]*$") })
+}
+
 /// Free text the server trims, at most `max` characters, or null: line breaks and tabs are
 /// kept, other control characters refused.
 pub fn free_text(max: usize) -> Value {

@@ -56,6 +56,76 @@ db_test! {
 }
 
 db_test! {
+    async fn the_console_always_keeps_an_admin(app: TestApp) {
+        let ada = admin(&app, "ada@example.com").await;
+        let bea = admin(&app, "bea@example.com").await;
+        let (ada_id, bea_id) = (id_of(&app, &ada).await, id_of(&app, &bea).await);
+        // Two admins demoting each other at once: the second waits for the first, and is
+        // refused as one who is no longer an admin (403, or 401 once its session has ended).
+        let (demote_bea, demote_ada) = (format!("/api/admin/users/{bea_id}/role"), format!("/api/admin/users/{ada_id}/role"));
+        let (one, two) = tokio::join!(
+            app.put_as(&ada, &demote_bea, json!({ "role": "career" })),
+            app.put_as(&bea, &demote_ada, json!({ "role": "career" })),
+        );
+        let statuses = [one.status(), two.status()];
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| [StatusCode::OK, StatusCode::FORBIDDEN, StatusCode::UNAUTHORIZED].contains(s)), "{statuses:?}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE role = 'admin'").await, 1);
+        // The one admin left cannot delete their own account either.
+        let (last, last_id) = if one.status() == StatusCode::OK { (&ada, &ada_id) } else { (&bea, &bea_id) };
+        let refused = json_of(app.delete_as(last, &format!("/api/users/{last_id}")).await, StatusCode::CONFLICT).await;
+        assert_eq!(refused["message"], "You are the only admin. Make another account an admin first.");
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE role = 'admin'").await, 1);
+        // With another admin, they can.
+        let cy = admin(&app, "cy@example.com").await;
+        assert_eq!(app.delete_as(last, &format!("/api/users/{last_id}")).await.status(), StatusCode::OK);
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE role = 'admin'").await, 1);
+        assert_eq!(app.get_as(&cy, "/api/admin/users").await.status(), StatusCode::OK);
+    }
+}
+
+db_test! {
+    async fn a_reason_or_a_post_with_a_control_character_is_refused_on_both_databases(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        app.signed_up("member@example.com").await;
+        let page = json_of(app.get_as(&boss, "/api/admin/users?query=member%40").await, StatusCode::OK).await;
+        let member = page["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+        let suspended = json_of(app.post_as(&boss, &format!("/api/admin/users/{member}/suspend"), json!({ "reason": "a\u{0}b" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(suspended["errors"]["reason"], "Reason cannot contain control characters");
+        let post = json!({ "title": "a\u{0}b", "summary": "s\u{1b}", "body": "line one\nline two\ttabbed" });
+        let refused = json_of(app.post_as(&boss, "/api/news", post).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(refused["errors"], json!({ "title": "Title cannot contain control characters", "summary": "Summary cannot contain control characters" }));
+        // Line breaks and tabs are prose.
+        let fine = json!({ "title": "Title", "summary": "Summary", "body": "line one\r\nline two\ttabbed" });
+        assert_eq!(app.post_as(&boss, "/api/news", fine).await.status(), StatusCode::CREATED);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_suspended'").await, 0);
+    }
+}
+
+db_test! {
+    async fn a_suspended_account_is_mailed_no_link_and_no_false_note(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        app.signed_up("member@example.com").await;
+        let page = json_of(app.get_as(&boss, "/api/admin/users?query=member%40").await, StatusCode::OK).await;
+        let member = page["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+        let mails_before = app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'member@example.com' AND subject <> ''").await;
+        assert_eq!(app.post_as(&boss, &format!("/api/admin/users/{member}/suspend"), json!({ "reason": "Spam" })).await.status(), StatusCode::OK);
+        // The same answers as for anyone, and nothing in the mailbox: neither a link nor the
+        // note that there is no account (there is one, and registering again would be refused).
+        let forgot = json_of(app.post("/api/auth/forgot-password", json!({ "email": "member@example.com" })).await, StatusCode::OK).await;
+        let unknown = json_of(app.post("/api/auth/forgot-password", json!({ "email": "nobody@example.com" })).await, StatusCode::OK).await;
+        assert_eq!(forgot, unknown);
+        json_of(app.post("/api/auth/magic-link", json!({ "email": "member@example.com" })).await, StatusCode::OK).await;
+        app.mail.wait_for("nobody@example.com", 1).await;
+        assert_eq!(
+            app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'member@example.com' AND subject <> ''").await,
+            mails_before
+        );
+        assert!(app.mail.to("member@example.com").await.iter().all(|mail| !mail.text().contains("no Talent Suite account")));
+    }
+}
+
+db_test! {
     async fn only_admins_reach_the_console(app: TestApp) {
         let member = app.signed_up("member@example.com").await;
         let calls = [

@@ -386,17 +386,19 @@ db_test! {
         let passkey = app.post("/api/auth/passkeys/login/finish", json!({ "challenge": "\u{0}", "credential": {} })).await;
         assert!(passkey.status().is_client_error(), "{}", passkey.status());
 
-        // Where no field's rule looks for it (a news title), the database's refusal is still
-        // bad input, in words, not a 500.
+        // A post's texts have the rule too, on both databases.
         app.sql("UPDATE users SET role = 'admin' WHERE email = 'fields@example.com'").await;
         let news = app.post_as(&token, "/api/news", json!({ "title": "A\u{0}B", "summary": "s", "body": "b" })).await;
+        assert_eq!(json_of(news, StatusCode::BAD_REQUEST).await["errors"]["title"], "Title cannot contain control characters");
+        // Where no field's rule looks for it (an application's name, which only admins type),
+        // the database's refusal is still bad input, in words, not a 500.
+        let created = app.graphql(Some(&token), "mutation { createOAuthClient(input: { name: \"A\\u0000B\", redirectUris: [\"https://x.example/cb\"] }) { clientSecret } }", json!({})).await;
         match app.backend {
             Backend::Postgres => {
-                let body = json_of(news, StatusCode::BAD_REQUEST).await;
-                assert_eq!(body["message"], "A value is out of range or holds a character that cannot be stored");
-                assert_eq!(body["code"], "BAD_USER_INPUT");
+                assert_eq!(created["errors"][0]["message"], "A value is out of range or holds a character that cannot be stored", "{created}");
+                assert_eq!(created["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
             }
-            Backend::Sqlite => assert_eq!(news.status(), StatusCode::CREATED),
+            Backend::Sqlite => assert!(created["data"]["createOAuthClient"]["clientSecret"].is_string(), "{created}"),
         }
     }
 }

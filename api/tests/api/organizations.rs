@@ -387,6 +387,8 @@ async fn an_invitation_in_flight_when_its_senders_account_is_deleted_goes_with_i
     let owner = person(&app, "owner@acme.example", "hire").await;
     let org = organization(&app, &owner, "Acme").await;
     let boss = person(&app, "boss@site.example", "admin").await;
+    // Another admin stays to run the console (the only one may not leave).
+    person(&app, "keeper@site.example", "admin").await;
     let boss_id = my_id(&app, &boss).await;
     // The invitation as `locked_access` leaves it until it commits: the sender's row
     // share-locked, the invitation written.
