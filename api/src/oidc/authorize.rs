@@ -46,6 +46,9 @@ pub struct AuthorizeQuery {
     /// of them with the request's client and PKCE challenge, so a link cannot claim a sign-in
     /// is fresh, nor a mark be carried over to another request.
     pub ts_after: Option<String>,
+    /// An ID token naming whom the client expects signed in (OpenID Connect Core 3.1.2.1):
+    /// with `prompt=none`, another person signed in answers `login_required`.
+    pub id_token_hint: Option<String>,
 }
 
 /// The keyed hash of a `ts_after` mark: the moment, with the request's client and its PKCE
@@ -89,6 +92,7 @@ impl AuthorizeQuery {
         push("prompt", &self.prompt);
         push("max_age", &self.max_age);
         push("ts_after", &self.ts_after);
+        push("id_token_hint", &self.id_token_hint);
         pairs
     }
 }
@@ -264,6 +268,17 @@ async fn authorize_inner(
         }
         return Ok(to_sign_in(ctx, &query, None));
     };
+    // `prompt=none` with a hint: a positive answer only for the person it names (a hint that
+    // is no ID token of ours names nobody).
+    if prompt_none && let Some(hint) = query.id_token_hint.as_deref() {
+        let named = super::logout::read_hint(ctx, hint).await.map(|hint| hint.sub);
+        if named.as_deref() != Some(viewer.user.id.to_string().as_str()) {
+            return fail(
+                "login_required",
+                "The signed-in user is not the one id_token_hint names",
+            );
+        }
+    }
     // Back from the sign-in this request asked for: that sign-in is the fresh one `max_age`
     // wants, however long the trip took (`max_age=0` would otherwise never be met). Only a
     // mark the provider made counts; a forged or foreign one is ignored, so `max_age=0`

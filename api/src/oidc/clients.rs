@@ -349,6 +349,18 @@ impl Credentials {
         form_secret: Option<&str>,
     ) -> std::result::Result<Self, OAuthError> {
         let (client_id, secret) = match authorization.map(basic_credentials) {
+            // One method per request (RFC 6749, section 2.3): a secret in the body as well is
+            // refused, and so is a body naming another client than the header.
+            Some(Some(_)) if form_secret.is_some() => {
+                return Err(OAuthError::invalid_request(
+                    "Authenticate the client one way: the Authorization header or client_secret, not both",
+                ));
+            }
+            Some(Some((id, _))) if form_id.is_some_and(|form_id| form_id != id) => {
+                return Err(OAuthError::invalid_request(
+                    "client_id does not match the client of the Authorization header",
+                ));
+            }
             Some(Some((id, secret))) => (id, Some(secret)),
             Some(None) => return Err(OAuthError::invalid_client()),
             None => (

@@ -44,14 +44,14 @@ type HintToken =
     IdToken<TalentClaims, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
 
 /// What a valid `id_token_hint` says: the client it was issued to, whom, and which session.
-struct Hint {
+pub(super) struct Hint {
     client_id: String,
-    sub: String,
+    pub sub: String,
     sid: Option<String>,
 }
 
 /// The claims of an `id_token_hint`, when it is one of ours (an expired one counts).
-async fn read_hint(ctx: &Context, hint: &str) -> Option<Hint> {
+pub(super) async fn read_hint(ctx: &Context, hint: &str) -> Option<Hint> {
     let token: HintToken = hint.parse().ok()?;
     let payload = hint.split('.').nth(1)?;
     let claims: serde_json::Value = serde_json::from_slice(
@@ -101,6 +101,15 @@ pub async fn logout(
         },
         None => None,
     };
+    // Both named: they must agree (RP-initiated logout 1.0, section 2).
+    if let (Some(hint), Some(asked)) = (&hint, &query.client_id)
+        && &hint.client_id != asked
+    {
+        return error_page(
+            ctx,
+            "The sign-out link names another application than its token was issued to.",
+        );
+    }
     let client_id = hint
         .as_ref()
         .map(|h| h.client_id.clone())
@@ -136,7 +145,14 @@ pub async fn logout(
             let name = client.as_ref().map(|c| c.name.clone());
             return logout_confirmation(ctx, &query, client_id.as_deref(), name.as_deref());
         }
-        if let Err(err) = end_browser_session(ctx, caller, viewer).await {
+        if let Err(err) = end_browser_session(ctx, caller, viewer.user.id, viewer.session_id).await {
+            return err.into();
+        }
+    } else if let Some((user_id, session_id)) = hinted_session(ctx, hint.as_ref()).await {
+        // No cookie came: a partner on another site posts its form top-level, and a browser
+        // keeps a SameSite=Lax cookie from such a POST. The hint's own session (its `sid`,
+        // of its subject) is the one to end: only the application it was issued to holds it.
+        if let Err(err) = end_browser_session(ctx, caller, user_id, session_id).await {
             return err.into();
         }
     }
@@ -162,17 +178,29 @@ pub async fn logout(
     BrowserAnswer::SignedOut(Box::new(answer))
 }
 
+/// The live session a hint names, when it is its subject's: `(user, session)`.
+async fn hinted_session(ctx: &Context, hint: Option<&Hint>) -> Option<(uuid::Uuid, uuid::Uuid)> {
+    let hint = hint?;
+    let session_id = uuid::Uuid::parse_str(hint.sid.as_deref()?).ok()?;
+    let row = session_rows::Entity::find_by_id(session_id)
+        .one(&ctx.db)
+        .await
+        .ok()??;
+    (row.user_id.to_string() == hint.sub).then_some((row.user_id, session_id))
+}
+
 async fn end_browser_session(
     ctx: &Context,
     caller: &Browser<'_>,
-    viewer: &sessions::Viewer,
+    user_id: uuid::Uuid,
+    session_id: uuid::Uuid,
 ) -> crate::error::Result<()> {
-    backchannel::sessions_ending(&ctx.db, backchannel::session(viewer.session_id)).await?;
-    session_rows::Entity::delete_by_id(viewer.session_id)
+    backchannel::sessions_ending(&ctx.db, backchannel::session(session_id)).await?;
+    session_rows::Entity::delete_by_id(session_id)
         .exec(&ctx.db)
         .await?;
     ctx.backchannel_ready.notify_one();
-    crate::audit::Event::new(crate::audit::Kind::Logout, Some(viewer.user.id), caller.client)
+    crate::audit::Event::new(crate::audit::Kind::Logout, Some(user_id), caller.client)
         .detail("RP-initiated")
         .record(&ctx.db)
         .await?;

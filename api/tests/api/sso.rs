@@ -599,6 +599,70 @@ sso_test! {
 }
 
 sso_test! {
+    async fn a_partner_on_another_site_signs_out_with_its_hint_alone_and_only_its_own_client(app) {
+        let rp = Rp::platform(&app).await;
+        let partner = Rp::register(&app, NewClient {
+            name: "Partner".to_owned(),
+            redirect_uris: vec![REDIRECT.to_owned()],
+            post_logout_redirect_uris: vec!["https://partner.example/".to_owned()],
+            first_party: true,
+            ..NewClient::default()
+        }).await;
+        let browser = signed_in_browser(&app, "partner@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let tokens = rp.exchange(&code, verifier).await.unwrap();
+        let hint = tokens.id_token().unwrap().to_string();
+        // prompt=none with the hint: a code for the person it names; another person signed in
+        // in this browser is not taken for them.
+        let (url, _, _, _) = rp.authorize_url();
+        let same = visit(&browser, &format!("{url}&prompt=none&id_token_hint={hint}")).await.1.unwrap();
+        assert!(param(&same, "code").is_some(), "{same}");
+        let someone_else = signed_in_browser(&app, "someone@example.com").await;
+        let (url, _, _, _) = rp.authorize_url();
+        let other = visit(&someone_else, &format!("{url}&prompt=none&id_token_hint={hint}")).await.1.unwrap();
+        assert_eq!(param(&other, "error").as_deref(), Some("login_required"), "{other}");
+        // A hint of one client with another's client_id is refused, and ends nothing.
+        let mixed = format!("{}/oauth2/logout?id_token_hint={hint}&client_id={}&post_logout_redirect_uri={}", app.address, partner.client_id, urlencode("https://hire.example/"));
+        assert_eq!(visit(&browser, &mixed).await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::OK);
+        // The form a site of another domain posts top-level carries no SameSite=Lax cookie:
+        // the hint's own session ends all the same.
+        let no_cookie = super::browser().post(app.url("/oauth2/logout"))
+            .form(&[("id_token_hint", hint.as_str()), ("post_logout_redirect_uri", "https://hire.example/"), ("state", "P")])
+            .send().await.unwrap();
+        assert_eq!(no_cookie.status(), StatusCode::SEE_OTHER);
+        assert_eq!(no_cookie.headers()["location"], "https://hire.example/?state=P");
+        assert_eq!(browser.get(app.url("/api/auth/verify")).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(userinfo(&app, tokens.access_token().secret()).await.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+sso_test! {
+    async fn the_token_endpoint_takes_one_client_authentication_a_request(app) {
+        let rp = Rp::platform(&app).await;
+        let partner = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "twice@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let verifier = verifier.secret().to_owned();
+        let exchange = |extra: Vec<(&'static str, String)>| {
+            let mut form = vec![("grant_type", "authorization_code".to_owned()), ("code", code.clone()), ("redirect_uri", REDIRECT.to_owned()), ("code_verifier", verifier.clone())];
+            form.extend(extra);
+            app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, rp.secret.as_deref()).form(&form).send()
+        };
+        for extra in [vec![("client_secret", "wrong".to_owned())], vec![("client_id", partner.client_id.clone())]] {
+            let refused = exchange(extra.clone()).await.unwrap();
+            assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{extra:?}");
+            assert_eq!(refused.json::<Value>().await.unwrap()["error"], "invalid_request", "{extra:?}");
+        }
+        // The code was not used up: the header alone, with its own client_id, exchanges it.
+        let exchanged = exchange(vec![("client_id", rp.client_id.clone())]).await.unwrap();
+        assert_eq!(exchanged.status(), StatusCode::OK);
+    }
+}
+
+sso_test! {
     async fn a_client_registered_for_eddsa_gets_id_tokens_signed_with_the_published_ed25519_key(app) {
         use openidconnect::core::CoreJwsSigningAlgorithm;
         let rp = Rp::register(&app, NewClient {
