@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import type { NewsInput } from '../api/manage-news';
 
 type NewPostFormProps = {
@@ -21,6 +22,7 @@ const EMPTY = { title: '', summary: '', body: '', imageUrl: '', published: true 
 export function NewPostForm({ pending, errors, onEdit, onSubmit, initial, onCancel }: NewPostFormProps) {
   const [values, setValues] = useState(initial ? { ...initial, imageUrl: initial.imageUrl ?? '' } : EMPTY);
   const bodyId = useId();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const set = (field: keyof typeof EMPTY) => (value: string | boolean) => {
     setValues((current) => ({ ...current, [field]: value }));
     onEdit(field);
@@ -28,10 +30,11 @@ export function NewPostForm({ pending, errors, onEdit, onSubmit, initial, onCanc
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const saved = await onSubmit({ ...values, imageUrl: values.imageUrl.trim() || null });
-    if (saved && !initial) setValues(EMPTY);
+    if (!saved) focusFirstInvalid();
+    else if (!initial) setValues(EMPTY);
   };
   return (
-    <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+    <form ref={formRef} method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
       <TextField label="Title" name="title" required value={values.title} error={errors.title} onChange={(e) => set('title')(e.target.value)} />
       <TextField label="Summary" name="summary" required value={values.summary} error={errors.summary} onChange={(e) => set('summary')(e.target.value)} />
       <div>

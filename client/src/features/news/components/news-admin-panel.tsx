@@ -5,6 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLMessage } from '@/lib/graphql-errors';
+import { usePageMeta } from '@/lib/use-page-meta';
 import { useDeleteNews } from '../api/manage-news';
 import { useNewsFeed, type NewsSummary } from '../api/news-feed';
 import { useNewsItem } from '../api/news-item';
@@ -55,6 +56,7 @@ function EditLoadedPost({ id, onDone }: { id: string; onDone: () => void }) {
  * included, each edited in place or deleted after a confirmation. /news keeps its own controls.
  */
 export function NewsAdminPanel() {
+  usePageMeta('News · Admin', 'Write, publish and remove the posts of the Talent Suite news feed.');
   const { data, loading, error, loadMore } = useNewsFeed();
   const [deleteNews, deleteState] = useDeleteNews();
   const [editing, setEditing] = useState<string | null>(null);

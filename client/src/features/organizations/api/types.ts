@@ -1,8 +1,8 @@
 /** API.md "Organizations": the objects the calls answer with (camelCase JSON). */
 export type OrganizationKind = 'hire' | 'campus';
 export type MemberRole = 'owner' | 'admin' | 'member';
-/** The roles an invitation can give (an owner is made, never invited). */
-export type InviteRole = Exclude<MemberRole, 'owner'>;
+/** The roles an invitation can give: owners (and site admins) may invite owners too. */
+export type InviteRole = MemberRole;
 
 export type Organization = {
   id: string;

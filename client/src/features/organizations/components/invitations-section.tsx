@@ -79,7 +79,7 @@ export function InvitationsSection({ organization, membersVersion = 0 }: Invitat
     <>
       <SectionCard title="Invite people">
         <p className="mb-4 text-ink-700">Each address gets an email with a link to join {organization.name}; the link works for 7 days.</p>
-        <InviteForm pending={sending} errors={errors} onEdit={clear} onSubmit={send} />
+        <InviteForm pending={sending} errors={errors} onEdit={clear} onSubmit={send} canInviteOwners={organization.myRole !== 'admin'} />
         {result ? <div className="mt-4"><InviteResult result={result} /></div> : null}
       </SectionCard>
       <SectionCard title="Pending invitations">{list}</SectionCard>

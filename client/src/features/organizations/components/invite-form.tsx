@@ -16,9 +16,12 @@ type InviteFormProps = {
   onEdit: (field: keyof InviteErrors) => void;
   /** Resolves true when the invitations went out: the box then empties. */
   onSubmit: (input: { emails: string[]; role: InviteRole }) => Promise<boolean>;
+  /** Owners and site admins may invite owners; org admins only members and admins. */
+  canInviteOwners?: boolean;
 };
 
 const INVITE_ROLES: readonly InviteRole[] = ['member', 'admin'];
+const OWNER_INVITE_ROLES: readonly InviteRole[] = ['member', 'admin', 'owner'];
 const fieldClass = 'block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1';
 
 /** Reads a chosen file as text (Blob.text where the browser has it). */
@@ -43,7 +46,7 @@ function fileSummary(fileName: string, added: number, ignored: number): string {
  * Addresses typed (separated by commas, spaces or new lines) or taken from a CSV file's email
  * column, and the role they are invited to.
  */
-export function InviteForm({ pending, errors, onEdit, onSubmit }: InviteFormProps) {
+export function InviteForm({ pending, errors, onEdit, onSubmit, canInviteOwners = false }: InviteFormProps) {
   const textId = useId();
   const fileId = useId();
   const roleId = useId();
@@ -157,7 +160,7 @@ export function InviteForm({ pending, errors, onEdit, onSubmit }: InviteFormProp
           }}
           className={`${fieldClass} ${errors.role ? 'border-danger-line' : 'border-ink-300'} focus-visible:outline-focus`}
         >
-          {INVITE_ROLES.map((option) => (
+          {(canInviteOwners ? OWNER_INVITE_ROLES : INVITE_ROLES).map((option) => (
             <option key={option} value={option}>
               {ROLE_LABELS[option]}
             </option>

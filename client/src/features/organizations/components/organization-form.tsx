@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import type { OrganizationErrors, OrganizationField, OrganizationValues } from '../utils/organization-form';
 
 type OrganizationFormProps = {
@@ -21,6 +22,7 @@ const EMPTY: OrganizationValues = { name: '', slug: '' };
 /** Name and slug, for a new organization or a renamed one; field errors clear as they are edited. */
 export function OrganizationForm({ label, initial, submitLabel, pendingLabel, pending, errors, onEdit, onSubmit }: OrganizationFormProps) {
   const [values, setValues] = useState(initial ?? EMPTY);
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const change = (field: OrganizationField, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     onEdit(field);
@@ -28,10 +30,11 @@ export function OrganizationForm({ label, initial, submitLabel, pendingLabel, pe
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const saved = await onSubmit(values);
-    if (saved && !initial) setValues(EMPTY);
+    if (!saved) focusFirstInvalid();
+    else if (!initial) setValues(EMPTY);
   };
   return (
-    <form method="post" noValidate aria-label={label} onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
+    <form ref={formRef} method="post" noValidate aria-label={label} onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
       <TextField label="Organization name" name="name" autoComplete="organization" required maxLength={100} value={values.name} error={errors.name} onChange={(e) => change('name', e.target.value)} />
       <TextField
         label="Slug"

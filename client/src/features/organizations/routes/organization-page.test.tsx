@@ -208,6 +208,19 @@ describe('OrganizationPage', () => {
     expect(await screen.findByText('Invitations sent')).toBeInTheDocument();
   });
 
+  it('lets owners invite owners too, and org admins only members and admins', async () => {
+    server('owner');
+    const { unmount } = render();
+    let form = await screen.findByRole('form', { name: 'Invite people' });
+    const options = (select: HTMLElement) => within(select).getAllByRole('option').map((option) => option.textContent);
+    expect(options(within(form).getByLabelText('Invite as'))).toEqual(['Member', 'Admin', 'Owner']);
+    unmount();
+    server('admin');
+    render();
+    form = await screen.findByRole('form', { name: 'Invite people' });
+    expect(options(within(form).getByLabelText('Invite as'))).toEqual(['Member', 'Admin']);
+  });
+
   it('says when a file has no addresses, and shows a refused send as a toast', async () => {
     server('owner', { 'POST /orgs/o1/invitations': fail(409, 'Seat limit reached', 'CONFLICT') });
     const events = userEvent.setup();

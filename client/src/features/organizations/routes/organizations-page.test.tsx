@@ -51,6 +51,8 @@ describe('OrganizationsPage', () => {
     const form = await screen.findByRole('form', { name: 'Create organization' });
     await events.click(within(form).getByRole('button', { name: 'Create organization' }));
     expect(within(form).getByText('Organization name is required')).toBeInTheDocument();
+    // The person lands on what needs fixing, not on the button.
+    await waitFor(() => expect(within(form).getByLabelText(/Organization name/)).toHaveFocus());
     await events.type(within(form).getByLabelText(/Slug/), 'No Good');
     await events.type(within(form).getByLabelText(/Organization name/), 'Acme');
     expect(within(form).queryByText('Organization name is required')).not.toBeInTheDocument();

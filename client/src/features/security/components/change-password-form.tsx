@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { buttonClass } from '@/components/button-styles';
 import { TextField } from '@/components/text-field';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import type { ChangePasswordErrors, ChangePasswordField, ChangePasswordValues } from '../utils/change-password-form';
 
 type ChangePasswordFormProps = {
@@ -17,6 +18,7 @@ const EMPTY: ChangePasswordValues = { currentPassword: '', password: '', confirm
 /** Current, new and confirmed password; field errors clear as the field is edited. */
 export function ChangePasswordForm({ needsCurrent, pending, errors, onEdit, onSubmit }: ChangePasswordFormProps) {
   const [values, setValues] = useState(EMPTY);
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const change = (field: ChangePasswordField) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     onEdit(field);
@@ -24,9 +26,11 @@ export function ChangePasswordForm({ needsCurrent, pending, errors, onEdit, onSu
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit(values);
+    // The check runs in onSubmit: once its errors are shown, the first of them has the focus.
+    focusFirstInvalid();
   };
   return (
-    <form method="post" noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
+    <form ref={formRef} method="post" noValidate onSubmit={submit} className="grid gap-4 sm:max-w-md">
       {needsCurrent ? (
         <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" hint="Leave it empty if you signed up with Google and have not set a password yet." value={values.currentPassword} error={errors.currentPassword} onChange={(e) => change('currentPassword')(e.target.value)} />
       ) : null}

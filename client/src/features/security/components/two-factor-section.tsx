@@ -8,6 +8,7 @@ import { accountToast } from '@/lib/account-toast';
 import { useConfig } from '@/lib/config-context';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
 import { useConfirmIdentity, type NeedsConfirmation } from '@/lib/use-confirm-identity';
+import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { codeError } from '@/lib/validation';
 import { useConfirmTwoFactor, useDisableTwoFactor, useStartTwoFactor, type TwoFactorSetup } from '../api/two-factor';
 import { groupedSecret, recoveryCodesFile } from '../utils/recovery-codes';
@@ -66,11 +67,13 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
   const [confirm, { loading }] = useConfirmTwoFactor();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const missing = codeError(code);
     if (missing) {
       setError(missing);
+      focusFirstInvalid();
       return;
     }
     try {
@@ -81,6 +84,7 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
     } catch (failure) {
       const message = graphQLMessage(failure, 'Something went wrong');
       setError(graphQLFieldErrors(failure).code ?? message);
+      focusFirstInvalid();
       accountToast.error(message);
     }
   };
@@ -100,7 +104,7 @@ function Enrol({ setup, onEnabled, onCancel }: { setup: TwoFactorSetup; onEnable
           </li>
           <li>Enter the 6-digit code the app shows.</li>
         </ol>
-        <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-xs">
+        <form ref={formRef} method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-xs">
           <TextField
             label="Code from the app"
             name="code"
@@ -167,11 +171,13 @@ function DisableForm({ needsConfirmation }: { needsConfirmation: NeedsConfirmati
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const missing = codeError(code);
     if (missing) {
       setErrors({ code: missing });
+      focusFirstInvalid();
       return;
     }
     try {
@@ -180,13 +186,14 @@ function DisableForm({ needsConfirmation }: { needsConfirmation: NeedsConfirmati
     } catch (failure) {
       if (needsConfirmation(failure, () => void submit(event))) return;
       setErrors(graphQLFieldErrors(failure));
+      focusFirstInvalid();
       accountToast.error(graphQLMessage(failure, 'Something went wrong'));
     }
   };
   return (
     <div className="grid gap-4">
       <p className="text-ink-700">Signing in asks for a code from your authenticator app. To turn it off, confirm with your password and a code (or a recovery code).</p>
-      <form method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
+      <form ref={formRef} method="post" noValidate onSubmit={(event) => void submit(event)} className="grid gap-4 sm:max-w-md">
         <TextField
           label="Password"
           name="password"
