@@ -1,7 +1,7 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import type { AppConfig } from '@/lib/config';
 import { ConfigProvider } from '@/lib/config-context';
-import { useToastsWanted } from '@/lib/toast';
+import { showToastFromNavigation, useToastsWanted } from '@/lib/toast';
 import { useAppliedTheme } from '@/lib/use-theme';
 
 /** SPEC.md section 9: toasts sit top-right and close after 5000 ms by default. */
@@ -12,6 +12,8 @@ const ToastContainer = lazy(() => import('react-toastify').then((module) => ({ d
 export function AppProvider({ config, children }: { config: AppConfig; children: ReactNode }) {
   const theme = useAppliedTheme();
   const toastsWanted = useToastsWanted();
+  // "Logged in successfully", kept by the page that signed in and then navigated here.
+  useEffect(showToastFromNavigation, []);
   return (
     <ConfigProvider config={config}>
       {children}

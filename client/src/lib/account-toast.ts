@@ -1,7 +1,6 @@
-import { toast } from './toast';
+import { ACCOUNT_TOAST_MS, toast } from './toast';
 
-/** SPEC.md section 9: toasts of the account screens close after 3 s (the default is 5000 ms). */
-export const ACCOUNT_TOAST_MS = 3000;
+export { ACCOUNT_TOAST_MS };
 
 export const accountToast = {
   success: (message: string) => toast.success(message, { autoClose: ACCOUNT_TOAST_MS }),

@@ -21,6 +21,27 @@ function show(kind: Kind, message: string, options?: ToastOptions): Promise<void
   });
 }
 
+/** SPEC.md section 9: toasts of the account screens close after 3 s (the default is 5000 ms). */
+export const ACCOUNT_TOAST_MS = 3000;
+
+/**
+ * Where a page that leaves with a full-page navigation keeps a toast for the next page of this
+ * site (`useFinishSignIn`): it would leave before its toast could be seen.
+ */
+export const AFTER_NAVIGATION = 'ts_toast_after_navigation';
+
+/** Shows, once, the toast the page before kept for this one (an account screen's toast). */
+export function showToastFromNavigation(): void {
+  try {
+    const message = window.sessionStorage.getItem(AFTER_NAVIGATION);
+    if (message === null) return;
+    window.sessionStorage.removeItem(AFTER_NAVIGATION);
+    void show('success', message, { autoClose: ACCOUNT_TOAST_MS });
+  } catch {
+    // No storage: nothing was kept.
+  }
+}
+
 export const toast = {
   success: (message: string, options?: ToastOptions) => show('success', message, options),
   error: (message: string, options?: ToastOptions) => show('error', message, options),

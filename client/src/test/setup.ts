@@ -16,7 +16,10 @@ afterEach(() => {
   toast.dismiss();
   resetSessionStore();
   // The prerender's test runs in Node, as the build's prerender does: it has no window.
-  if (typeof window !== 'undefined') window.localStorage.clear();
+  if (typeof window !== 'undefined') {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  }
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

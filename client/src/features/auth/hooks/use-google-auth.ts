@@ -11,13 +11,15 @@ import type { Role } from '../api/register';
 import { googleStartUrl, openGooglePopup, popupErrorMessage } from '../utils/google-popup';
 import { useFinishSignIn } from './use-finish-sign-in';
 
+export const GOOGLE_UNAVAILABLE = 'Google sign-in is not available on this site';
+
 type GoogleAuthOptions =
   | { intent: 'login'; target: () => string }
   | { intent: 'register'; role: Role; target: (role: Role) => string };
 
 /** The Google popup, then google-login or google-register, then the signed-in ending. */
 export function useGoogleAuth(options: GoogleAuthOptions) {
-  const { apiBaseUrl, platformUrls } = useConfig();
+  const { apiBaseUrl, platformUrls, googleClientId } = useConfig();
   const finishSignIn = useFinishSignIn();
   const navigate = useNavigate();
   const [isPending, setPending] = useState(false);
@@ -25,6 +27,12 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
 
   const run = useCallback(async () => {
     const fallback = options.intent === 'login' ? 'Google login failed' : 'Google registration failed';
+    // SPEC.md keeps the button on both screens; a site without Google set up says so rather
+    // than open a popup onto the server's refusal.
+    if (googleClientId === undefined) {
+      accountToast.error(GOOGLE_UNAVAILABLE);
+      return;
+    }
     setPending(true);
     try {
       const intent = options.intent === 'login' ? { intent: 'login' as const } : { intent: 'register' as const, role: options.role };
@@ -55,7 +63,7 @@ export function useGoogleAuth(options: GoogleAuthOptions) {
       setPending(false);
       accountToast.error(failureMessage(error, fallback));
     }
-  }, [apiBaseUrl, platformUrls.main, finishSignIn, navigate, options]);
+  }, [apiBaseUrl, platformUrls.main, googleClientId, finishSignIn, navigate, options]);
 
   return { start: run, isPending };
 }

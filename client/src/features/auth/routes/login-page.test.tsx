@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi } from '@/test/mock-api';
-import { renderWithApp } from '@/test/render';
+import { renderWithApp, testConfig } from '@/test/render';
 import { fullPageNavigation } from '../hooks/use-finish-sign-in';
 import { LoginPage } from './login-page';
 
@@ -14,9 +14,12 @@ function OtpState() {
   return <pre data-testid="otp-state">{JSON.stringify(useLocation().state)}</pre>;
 }
 
-function setup(route = '/login') {
+/** The site as deployed with Google sign-in set up. */
+const withGoogle = testConfig({ VITE_GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com' });
+
+function setup(route = '/login', config = withGoogle) {
   const assign = vi.spyOn(fullPageNavigation, 'assign').mockImplementation(() => {});
-  renderWithApp(<LoginPage />, { route, routes: [{ path: '/verify-otp', element: <h1>OTP route</h1> }] });
+  renderWithApp(<LoginPage />, { route, config, routes: [{ path: '/verify-otp', element: <h1>OTP route</h1> }] });
   return { assign, events: userEvent.setup() };
 }
 
@@ -218,6 +221,15 @@ describe('LoginPage', () => {
     expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
     expect(screen.getByRole('form', { name: 'Sign in' })).toHaveAttribute('novalidate');
+  });
+
+  it('says Google sign-in is not available on a site without it, and opens no popup', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    const { events } = setup('/login', testConfig());
+    await events.click(screen.getByRole('button', { name: 'Sign in with Google' }));
+    expect(await screen.findByText('Google sign-in is not available on this site')).toBeInTheDocument();
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled();
   });
 
   it('signs in with Google: popup, ID token from the main origin only, google-login, full-page navigation', async () => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi } from '@/test/mock-api';
-import { renderWithApp } from '@/test/render';
+import { renderWithApp, testConfig } from '@/test/render';
 import { RegisterPage } from './register-page';
 
 function OtpRoute() {
@@ -11,7 +11,9 @@ function OtpRoute() {
 }
 
 function setup() {
-  renderWithApp(<RegisterPage />, { route: '/register', routes: [{ path: '/verify-otp', element: <OtpRoute /> }] });
+  // The site as deployed with Google sign-in set up.
+  const config = testConfig({ VITE_GOOGLE_CLIENT_ID: 'client.apps.googleusercontent.com' });
+  renderWithApp(<RegisterPage />, { route: '/register', config, routes: [{ path: '/verify-otp', element: <OtpRoute /> }] });
   return userEvent.setup();
 }
 
