@@ -850,10 +850,14 @@ db_test! {
         assert_eq!(app.delete_as(&owner, &format!("/api/orgs/{second}")).await.status(), StatusCode::OK);
         let third = organization(&app, &owner, "Third").await;
         assert_eq!(invite(&app, &owner, &third, &["victim@elsewhere.example"]).await["invitations"].as_array().unwrap().len(), 1);
-        // The eleventh is skipped, from any organization; another address still goes.
+        // The eleventh is skipped, from any organization and under a +alias of the same
+        // inbox; another address still goes.
         let fourth = organization(&app, &owner, "Fourth").await;
-        let sent = invite(&app, &owner, &fourth, &["victim@elsewhere.example", "friend@elsewhere.example"]).await;
-        assert_eq!(sent["skipped"], json!([{ "email": "victim@elsewhere.example", "reason": "invited" }]));
+        let sent = invite(&app, &owner, &fourth, &["victim@elsewhere.example", "victim+again@elsewhere.example", "friend@elsewhere.example"]).await;
+        assert_eq!(
+            sent["skipped"],
+            json!([{ "email": "victim@elsewhere.example", "reason": "invited" }, { "email": "victim+again@elsewhere.example", "reason": "invited" }])
+        );
         assert_eq!(sent["invitations"][0]["email"], "friend@elsewhere.example");
         assert_eq!(app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'victim@elsewhere.example'").await, 10);
         // A call refused for its seats counts nothing against the address: after nine, the
