@@ -200,11 +200,13 @@ async fn authorize_endpoint(
     caller: Caller,
     query: Result<Query<AuthorizeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
-    let query = query.map(|Query(q)| q).unwrap_or_default();
-    respond(
-        &state,
-        authorize::authorize(&state, &caller.browser(), query).await,
-    )
+    match query {
+        Ok(Query(query)) => respond(
+            &state,
+            authorize::authorize(&state, &caller.browser(), query).await,
+        ),
+        Err(_) => respond(&state, authorize::malformed(&state)),
+    }
 }
 
 async fn consent(
@@ -238,10 +240,20 @@ fn credentials_form<T: ClientCredentials>(
     headers: &HeaderMap,
     form: Result<Form<T>, FormRejection>,
 ) -> Result<(T, Credentials), OAuthError> {
-    let Ok(Form(form)) = form else {
-        return Err(OAuthError::invalid_request(
-            "The body must be application/x-www-form-urlencoded",
-        ));
+    let form = match form {
+        Ok(Form(form)) => form,
+        Err(FormRejection::InvalidFormContentType(_)) => {
+            return Err(OAuthError::invalid_request(
+                "The body must be application/x-www-form-urlencoded",
+            ));
+        }
+        // The type is right, so the body is what does not read: a parameter given twice
+        // (RFC 6749, section 3.2, forbids it), or one that is not text.
+        Err(_) => {
+            return Err(OAuthError::invalid_request(
+                "A parameter is given more than once, or is not text",
+            ));
+        }
     };
     let (id, secret) = form.credentials();
     // A header that is not text is still a header: the client is refused, not anonymous.

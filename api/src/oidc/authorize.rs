@@ -194,6 +194,15 @@ async fn registered(
 }
 
 /// `GET /oauth2/authorize`.
+/// A request whose query does not read (a parameter given twice, which RFC 6749
+/// section 3.1 forbids): named as such, never redirected, since its `redirect_uri` is not known.
+pub fn malformed(ctx: &Context) -> BrowserAnswer {
+    error_page(
+        ctx,
+        "The sign-in request could not be read: a parameter is given more than once, or is not text.",
+    )
+}
+
 pub async fn authorize(ctx: &Context, caller: &Browser<'_>, query: AuthorizeQuery) -> BrowserAnswer {
     authorize_inner(ctx, caller, query, false)
         .await

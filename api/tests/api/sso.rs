@@ -639,6 +639,25 @@ sso_test! {
 }
 
 sso_test! {
+    async fn a_parameter_given_twice_is_named_as_the_fault(app) {
+        let rp = Rp::platform(&app).await;
+        let (url, _, _, _) = rp.authorize_url();
+        let twice = super::browser().get(format!("{url}&state=again")).send().await.unwrap();
+        assert_eq!(twice.status(), StatusCode::BAD_REQUEST);
+        let page = twice.text().await.unwrap();
+        assert!(page.contains("a parameter is given more than once"), "{page}");
+        assert!(!page.contains("not registered"), "{page}");
+        let token = app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, rp.secret.as_deref())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=refresh_token&grant_type=authorization_code").send().await.unwrap();
+        assert_eq!(token.status(), StatusCode::BAD_REQUEST);
+        let body: Value = token.json().await.unwrap();
+        assert_eq!(body["error"], "invalid_request");
+        assert_eq!(body["error_description"], "A parameter is given more than once, or is not text");
+    }
+}
+
+sso_test! {
     async fn the_token_endpoint_takes_one_client_authentication_a_request(app) {
         let rp = Rp::platform(&app).await;
         let partner = Rp::platform(&app).await;
