@@ -3,7 +3,7 @@
 
 use axum::{
     body::Body,
-    extract::{Query, State},
+    extract::State,
     http::header,
     response::{IntoResponse, Response},
 };
@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply},
-    input::{Input, Segments},
+    input::{Input, Params, Segments},
     openapi::{self, cursor_param, limit_param, nullable_string, object, ok, operation, prose, string},
     routes::Routes,
 };
@@ -179,20 +179,13 @@ struct OrganizationData {
     organization: Organization,
 }
 
-/// The query string as a form; one that does not parse is an empty form whose `limit` fails.
-fn form_of<T: Default>(
-    query: Result<Query<T>, axum::extract::rejection::QueryRejection>,
-    bad: impl FnOnce() -> T,
-) -> T {
-    query.map_or_else(|_| bad(), |Query(form)| form)
-}
-
 async fn search_users(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: Result<Query<SearchForm>, axum::extract::rejection::QueryRejection>,
+    Params(query): Params<SearchForm>,
 ) -> Answer<Page<AdminUser>> {
-    let form = form_of(query, || SearchForm {
+    // One that does not parse is an empty form whose `limit` fails.
+    let form = query.unwrap_or_else(|| SearchForm {
         limit: Some(0),
         ..SearchForm::default()
     });
@@ -297,9 +290,9 @@ async fn resend_verification(
 async fn audit(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: Result<Query<LogForm>, axum::extract::rejection::QueryRejection>,
+    Params(query): Params<LogForm>,
 ) -> Answer<Page<AuditEvent>> {
-    let form = form_of(query, || LogForm {
+    let form = query.unwrap_or_else(|| LogForm {
         limit: Some(0),
         ..LogForm::default()
     });
@@ -313,9 +306,9 @@ async fn audit(
 async fn audit_csv(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: Result<Query<LogForm>, axum::extract::rejection::QueryRejection>,
+    Params(query): Params<LogForm>,
 ) -> Result<Response, ErrorResponse> {
-    let form = form_of(query, || LogForm {
+    let form = query.unwrap_or_else(|| LogForm {
         kind: Some("?".to_owned()),
         ..LogForm::default()
     });
@@ -338,9 +331,9 @@ async fn audit_csv(
 async fn search_orgs(
     State(state): State<AppState>,
     viewer: Viewer,
-    query: Result<Query<OrgSearchForm>, axum::extract::rejection::QueryRejection>,
+    Params(query): Params<OrgSearchForm>,
 ) -> Answer<Page<Organization>> {
-    let form = form_of(query, || OrgSearchForm {
+    let form = query.unwrap_or_else(|| OrgSearchForm {
         limit: Some(0),
         ..OrgSearchForm::default()
     });

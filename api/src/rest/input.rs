@@ -29,6 +29,36 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Input<T> {
     }
 }
 
+/// The query string as a `T`, or `None` when it does not read as one (a limit that is not a
+/// number, say: the handler then lets the domain answer with the field's own text). A
+/// parameter given twice is refused here, by its name: read as a bad form, it would be blamed
+/// on another field.
+pub struct Params<T>(pub Option<T>);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ErrorResponse;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ErrorResponse> {
+        match axum::extract::Query::<T>::try_from_uri(&parts.uri) {
+            Ok(axum::extract::Query(params)) => Ok(Self(Some(params))),
+            Err(_) => match repeated(parts.uri.query().unwrap_or_default()) {
+                Some(name) => {
+                    Err(crate::error::Error::field(&name, format!("{name} may be given only once")).into())
+                }
+                None => Ok(Self(None)),
+            },
+        }
+    }
+}
+
+/// The first parameter a query string gives twice.
+fn repeated(query: &str) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    url::form_urlencoded::parse(query.as_bytes())
+        .map(|(name, _)| name.into_owned())
+        .find(|name| !seen.insert(name.clone()))
+}
+
 /// The path's parameters as a `T` (a `String`, or a tuple of them), as axum's `Path` reads
 /// them. A segment whose percent-encoding is not UTF-8 (`/api/orgs/%ff`) is read with each
 /// such byte as U+FFFD: it names nothing, so the handler answers it as it answers any unknown

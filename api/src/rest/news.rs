@@ -2,7 +2,7 @@
 
 use axum::{
     body::Bytes,
-    extract::{Query, State},
+    extract::State,
     http::header,
     response::{IntoResponse, Response},
 };
@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply, data_json},
-    input::{Input, Segments},
+    input::{Input, Params, Segments},
     openapi::{cursor_param, item_data, limit_param, nullable_string, object, ok, operation, prose},
     routes::Routes,
 };
@@ -74,18 +74,14 @@ struct ListParams {
 
 /// The feed and its items are read far more than anything else is written: they skip
 /// GraphQL and call what the `news` and `newsItem` resolvers call, for the same JSON.
-async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn list(State(state): State<AppState>, caller: Caller, Params(params): Params<ListParams>) -> Response {
     // A limit that is not a number is passed as 0, so the domain answers with its own text.
     let (first, after) = match params {
-        Ok(Query(params)) => (
+        Some(params) => (
             params.limit.map(|l| l.trim().parse::<i32>().unwrap_or(0)),
             params.cursor,
         ),
-        Err(_) => (Some(0), None),
+        None => (Some(0), None),
     };
     // Anonymous visitors all see the same pages: render each once a second at most.
     let anonymous = caller.token.is_none();

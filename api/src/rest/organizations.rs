@@ -1,12 +1,12 @@
 //! `/orgs/*` and `/invitations/*`: organizations, members and invitations.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{
     envelope::{Answer, Reply},
-    input::{Input, Segments},
+    input::{Input, Params, Segments},
     openapi::{cursor_param, limit_param, name, nullable_string, object, ok, operation, or_null, string},
     routes::Routes,
 };
@@ -201,15 +201,15 @@ async fn list_members(
     State(state): State<AppState>,
     viewer: Viewer,
     Segments(id): Segments<String>,
-    params: Result<Query<PageParams>, axum::extract::rejection::QueryRejection>,
+    Params(params): Params<PageParams>,
 ) -> Answer<MemberPage> {
     // A limit that is not a number is passed as 0, so the domain answers with its own text.
     let (first, after) = match params {
-        Ok(Query(params)) => (
+        Some(params) => (
             params.limit.map(|l| l.trim().parse::<i32>().unwrap_or(0)),
             params.cursor,
         ),
-        Err(_) => (Some(0), None),
+        None => (Some(0), None),
     };
     let page = members::list(&state, &viewer, &id, first, after.as_deref()).await?;
     Ok(Reply::data(page.into()))

@@ -56,6 +56,26 @@ db_test! {
 }
 
 db_test! {
+    async fn a_parameter_given_twice_is_refused_by_its_own_name(app: TestApp) {
+        let boss = admin(&app, "boss@example.com").await;
+        let cases = [
+            ("/api/admin/users?query=a&query=b", "query"),
+            ("/api/admin/audit?kind=sign_in&kind=logout", "kind"),
+            ("/api/admin/audit.csv?userId=a&userId=b", "userId"),
+            ("/api/admin/orgs?limit=5&limit=6", "limit"),
+            ("/api/news?cursor=a&cursor=b", "cursor"),
+        ];
+        for (path, name) in cases {
+            let body = json_of(app.get_as(&boss, path).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(body["errors"], json!({ name: format!("{name} may be given only once") }), "{path}");
+        }
+        // A limit that is not a number still gets the limit's own text.
+        let body = json_of(app.get_as(&boss, "/api/admin/users?limit=x").await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["limit"], "limit must be a whole number from 1 to 100");
+    }
+}
+
+db_test! {
     async fn the_console_always_keeps_an_admin(app: TestApp) {
         let ada = admin(&app, "ada@example.com").await;
         let bea = admin(&app, "bea@example.com").await;
