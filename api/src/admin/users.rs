@@ -262,7 +262,7 @@ pub async fn picture(ctx: &Context, viewer: &Viewer, id: &str) -> Result<Picture
         ..Filter::default()
     };
     Ok(Picture {
-        sessions: sessions::devices_of(ctx, user.id, None).await?,
+        sessions: sessions::devices_of(ctx, user.id, Some(viewer.session_id)).await?,
         identities: identities::Entity::find()
             .filter(identities::Column::UserId.eq(user.id))
             .order_by_asc(identities::Column::LinkedAt)
@@ -344,20 +344,32 @@ pub async fn suspend(
 pub async fn restore(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
     require_admin(viewer)?;
     let user = target(ctx, id).await?;
-    let user_id = user.id;
     let status = if user.email_verified {
         users::AccountStatus::Active
     } else {
         users::AccountStatus::Pending
     };
-    let mut row: users::ActiveModel = user.into();
-    row.status = Set(status);
-    row.updated_at = Set(Utc::now());
-    row.update(&ctx.db).await?;
-    Event::new(Kind::AccountRestored, Some(user_id), client)
-        .by(viewer.user.id)
-        .record(&ctx.db)
-        .await
+    // Only the status, and only of a suspended account: an edit the person made meanwhile
+    // stays, and restoring an account that is not suspended changes (and records) nothing.
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    let restored = users::Entity::update_many()
+        .col_expr(users::Column::Status, sea_orm::sea_query::Expr::value(status))
+        .col_expr(
+            users::Column::UpdatedAt,
+            sea_orm::sea_query::Expr::value(Utc::now()),
+        )
+        .filter(users::Column::Id.eq(user.id))
+        .filter(users::Column::Status.eq(users::AccountStatus::Suspended))
+        .exec(&txn)
+        .await?;
+    if restored.rows_affected > 0 {
+        Event::new(Kind::AccountRestored, Some(user.id), client)
+            .by(viewer.user.id)
+            .record(&txn)
+            .await?;
+    }
+    txn.commit().await?;
+    Ok(())
 }
 
 /// Ends every session of an account.

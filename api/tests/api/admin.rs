@@ -253,6 +253,9 @@ db_test! {
 
         let restored = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/restore"), json!({})).await, StatusCode::OK).await;
         assert_eq!(restored["message"], "Account restored");
+        // Restoring it again changes nothing, and records nothing.
+        json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/restore"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_restored'").await, 1);
         let again = json_of(app.login("member@example.com", PASSWORD).await, StatusCode::OK).await;
         let member = again["data"]["token"].as_str().unwrap().to_owned();
 
@@ -327,6 +330,11 @@ db_test! {
         let data = &picture["data"];
         assert_eq!(data["user"]["email"], "member@example.com");
         assert_eq!(data["sessions"].as_array().unwrap().len(), 1);
+        assert_eq!(data["sessions"][0]["current"], false, "another person's session is not this request's");
+        // The admin's own page marks the session of this request.
+        let boss_id = id_of(&app, &boss).await;
+        let own = json_of(app.get_as(&boss, &format!("/api/admin/users/{boss_id}")).await, StatusCode::OK).await;
+        assert_eq!(own["data"]["sessions"][0]["current"], true, "{own}");
         assert_eq!(data["identities"], json!([]));
         assert_eq!(data["passkeys"], json!([]));
         assert!(data["audit"].as_array().unwrap().iter().any(|e| e["kind"] == "registered"), "{data}");
