@@ -340,7 +340,7 @@ pub fn document(mut paths: Map<String, Value>) -> Value {
                 "Error": object(&[
                     ("success", json!({ "const": false })),
                     ("message", string()),
-                    ("code", json!({ "enum": ["BAD_USER_INPUT", "UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "TOKEN_EXPIRED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE"] })),
+                    ("code", json!({ "enum": ["BAD_USER_INPUT", "UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "TOKEN_EXPIRED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE", "UNSUPPORTED_MEDIA_TYPE", "REAUTHENTICATION_REQUIRED"] })),
                     ("errors", json!({ "type": "object", "additionalProperties": { "type": "string" } })),
                 ], &["success", "message", "code"]),
                 "User": object(&[

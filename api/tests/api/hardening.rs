@@ -361,6 +361,11 @@ db_test! {
         let rule = |schema: &serde_json::Value| regex::Regex::new(schema["pattern"].as_str().unwrap()).unwrap();
         let bio = rule(&doc["components"]["schemas"]["ProfileUpdate"]["properties"]["bio"]);
         assert!(bio.is_match("one\ntwo\tthree") && !bio.is_match("one\u{0}two"));
+        // Every code the server answers with is one the document's Error schema allows.
+        let codes = doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"].as_array().unwrap();
+        for code in ["UNSUPPORTED_MEDIA_TYPE", "REAUTHENTICATION_REQUIRED", "PAYLOAD_TOO_LARGE"] {
+            assert!(codes.iter().any(|c| c == code), "{code} missing from {codes:?}");
+        }
         let name = rule(&doc["paths"]["/auth/register"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["name"]);
         assert!(name.is_match("Zoë Lee") && !name.is_match("Ann\u{0}Lee"));
         // A bio keeps its lines.
