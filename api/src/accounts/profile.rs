@@ -193,10 +193,7 @@ fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize)
             if v.chars().count() > max {
                 errors.add(field, format!("Must be at most {max} characters"));
                 None
-            } else if v
-                .chars()
-                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-            {
+            } else if super::fields::has_stray_control(v) {
                 errors.add(field, "Must not contain control characters");
                 None
             } else if v.is_empty() {

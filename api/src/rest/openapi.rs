@@ -125,11 +125,14 @@ pub fn name(max: usize) -> Value {
         "pattern": format!("^[^{CONTROL}{HIDDEN}]*[^\\s{CONTROL}{HIDDEN}][^{CONTROL}{HIDDEN}]*$") })
 }
 
+/// The control characters but line breaks and tabs, as a pattern's range: what prose may not
+/// hold (`crate::accounts::fields::has_stray_control`).
+const STRAY: &str = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f";
+
 /// Required prose the server trims (a post's title, summary and body, a reason): something
 /// besides white space, at most `max` characters, no control character but line breaks and
 /// tabs.
 pub fn prose(max: usize) -> Value {
-    const STRAY: &str = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f";
     json!({ "type": "string", "minLength": 1, "maxLength": max,
         "pattern": format!("^[^{STRAY}]*[^\\s{STRAY}][^{STRAY}]*$") })
 }
@@ -138,7 +141,7 @@ pub fn prose(max: usize) -> Value {
 /// kept, other control characters refused.
 pub fn free_text(max: usize) -> Value {
     json!({ "type": ["string", "null"], "maxLength": max,
-        "pattern": "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$" })
+        "pattern": format!("^[^{STRAY}]*$") })
 }
 
 /// A search the server trims: at most `max` characters, none of them a control character.
