@@ -52,6 +52,9 @@ describe('MagicLinkPage', () => {
     expect(await screen.findByText('Sign-in link has expired', { selector: 'p[role="alert"]' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Sign In' })).toHaveAttribute('href', '/login');
     expect(screen.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
+    // Nothing on the page still asks for a Continue that is gone.
+    expect(screen.getByText('This link cannot sign you in.')).toBeVisible();
+    expect(screen.queryByText(/Press Continue/)).not.toBeInTheDocument();
     expect(api.fetchMock.mock.calls.map(([, init]) => init?.method)).toEqual(['GET']);
   });
 

@@ -80,7 +80,14 @@ function ContinueWithLink({ token }: { token: string }) {
   return (
     <AuthLayout
       title="Sign in with your link"
-      subtitle="Press Continue to sign in to your Talent Suite account."
+      subtitle={
+        failure
+          ? 'This link cannot sign you in.'
+          : unsure
+            ? 'Your link could not be checked just now.'
+            : 'Press Continue to sign in to your Talent Suite account.'
+      }
+      description="Press Continue to sign in to your Talent Suite account."
     >
       {failure ? (
         <div className="space-y-4">
