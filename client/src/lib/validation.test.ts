@@ -22,6 +22,11 @@ describe('the shared field rules', () => {
   it('wants an email of the form name@domain.tld', () => {
     expect(emailError(' ')).toBe('Email is required');
     for (const bad of ['asha', 'asha@', 'asha@example', 'as ha@example.com']) expect(emailError(bad)).toBe('Invalid email format');
+    // What the server refuses, the form refuses first: non-ASCII, quoted names, IP literals,
+    // dots out of place, a label with a leading hyphen, an address past 255 characters.
+    const refused = ['jürgen@exämple.com', '"a b"@example.com', 'a@[127.0.0.1]', 'a..b@example.com', '.a@example.com', 'a@-x.com', 'a@x_y.com', `${'a'.repeat(250)}@x.com`];
+    for (const bad of refused) expect(emailError(bad)).toBe('Invalid email format');
+    for (const good of ["o'brien+jobs@mail.example.co.in", 'A.B@Example.COM', 'x@a-b.io']) expect(emailError(good)).toBeUndefined();
     expect(emailError(' asha@example.com ')).toBeUndefined();
   });
 

@@ -4,7 +4,14 @@
  * judged without their surrounding spaces; passwords as typed.
  */
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The server's rule (api/src/accounts/fields.rs): a plain address, its name dot-separated
+ * atoms of ASCII letters, digits and the symbols RFC 5322 allows, at a domain of two or more
+ * ASCII labels. So the form never lets through what the server would refuse (`jürgen@…`).
+ */
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/;
+const EMAIL_MAX_LENGTH = 255;
 const COUNTRY_CODE_PATTERN = /^\+\d{1,3}$/;
 const PHONE_PATTERN = /^\d{6,14}$/;
 /** At least 6 of letters, digits and @$!%*?&, with at least one letter and one digit. */
@@ -19,7 +26,8 @@ export function requiredError(value: string, label: string): string | undefined 
 
 export function emailError(email: string): string | undefined {
   if (email.trim() === '') return 'Email is required';
-  if (!EMAIL_PATTERN.test(email.trim())) return 'Invalid email format';
+  const value = email.trim();
+  if (value.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(value)) return 'Invalid email format';
   return undefined;
 }
 
