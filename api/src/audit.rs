@@ -139,7 +139,12 @@ impl Kind {
 #[derive(Debug, Clone)]
 pub struct Event<'a> {
     pub kind: Kind,
+    /// The account the event is about: whose sign-in, whose account an admin changed, who
+    /// acted in an organization. `None` for shared content an admin changes (news,
+    /// applications).
     pub user_id: Option<Uuid>,
+    /// Who acted, when it is not simply `user_id` on their own account: an admin on someone
+    /// else's account or on shared content; in an organization, always the member who acted.
     pub actor_id: Option<Uuid>,
     pub client: &'a ClientInfo,
     pub detail: Option<String>,

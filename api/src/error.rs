@@ -70,6 +70,25 @@ impl FieldErrors {
             Err(Error::Validation(self))
         }
     }
+
+    /// `checked`, or every field error at once: these and the ones `checked` failed with (a
+    /// list's filters and its page request, say, reported together rather than in turns).
+    ///
+    /// # Errors
+    /// These field errors joined with `checked`'s, or `checked`'s other error.
+    pub fn together<T>(mut self, checked: Result<T>) -> Result<T> {
+        match checked {
+            Ok(value) if self.is_empty() => Ok(value),
+            Ok(_) => Err(Error::Validation(self)),
+            Err(Error::Validation(more)) => {
+                for (field, message) in more.iter() {
+                    self.add(field, message);
+                }
+                Err(Error::Validation(self))
+            }
+            Err(other) => Err(other),
+        }
+    }
 }
 
 /// The stable, machine-readable codes of API.md.

@@ -25,22 +25,25 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
 
 /// A whole-number field of a partial update (`#[serde(deserialize_with = "whole")]`), written
 /// `3` or `3.0`: JSON Schema's `integer` admits both, so a client built from the OpenAPI
-/// document may send either. `null` clears it.
+/// document may send either. `null` clears it. A whole number past `i32` is read as the
+/// nearest one within it, so the field's own range check names the range.
 ///
 /// # Errors
-/// A fraction, a number outside `i32`, or anything but a number or null.
+/// A fraction, or anything but a number or null.
 pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Patch<i32>, D::Error> {
     let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
         return Ok(Patch::Clear);
     };
-    let range = f64::from(i32::MIN)..=f64::from(i32::MAX);
+    let saturated = |n: i64| i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX });
     number
         .as_i64()
-        .and_then(|n| i32::try_from(n).ok())
+        .map(saturated)
+        .or_else(|| number.as_u64().map(|_| i32::MAX))
         .or_else(|| {
             number
                 .as_f64()
-                .filter(|f| f.fract() == 0.0 && range.contains(f))
+                .filter(|f| f.fract() == 0.0)
+                // `as` saturates: a float past i32 becomes its nearest end.
                 .map(|f| f as i32)
         })
         .map(Patch::Set)
@@ -145,12 +148,15 @@ mod tests {
         assert_eq!(parse(r#"{"limit":null}"#).unwrap(), Patch::Clear);
         assert_eq!(parse(r#"{"limit":25}"#).unwrap(), Patch::Set(25));
         assert_eq!(parse(r#"{"limit":25.0}"#).unwrap(), Patch::Set(25));
-        for refused in [
-            r#"{"limit":2.5}"#,
-            r#"{"limit":1e10}"#,
-            r#"{"limit":"25"}"#,
-            r#"{"limit":true}"#,
-        ] {
+        // Past i32, the nearest end: the field's range check then says what the range is.
+        assert_eq!(parse(r#"{"limit":1e10}"#).unwrap(), Patch::Set(i32::MAX));
+        assert_eq!(parse(r#"{"limit":2147483648}"#).unwrap(), Patch::Set(i32::MAX));
+        assert_eq!(
+            parse(r#"{"limit":18446744073709551615}"#).unwrap(),
+            Patch::Set(i32::MAX)
+        );
+        assert_eq!(parse(r#"{"limit":-9999999999}"#).unwrap(), Patch::Set(i32::MIN));
+        for refused in [r#"{"limit":2.5}"#, r#"{"limit":"25"}"#, r#"{"limit":true}"#] {
             assert!(parse(refused).is_err(), "{refused}");
         }
     }

@@ -170,12 +170,21 @@ impl Phone {
     /// Accepts the digits alone or already joined with `code` (the site sends them joined).
     ///
     /// # Errors
-    /// 'Phone number is required' or 'Enter 6-14 digits'.
+    /// 'Phone number is required', 'Enter 6-14 digits', or, for a number joined with another
+    /// country's code, that it must start with this one.
     pub fn parse(value: Option<&str>, code: Option<&CountryCode>) -> Result<Self, String> {
         let value = present(value).ok_or("Phone number is required")?;
         let digits = match (value.strip_prefix('+'), code) {
             (None, _) => value,
-            (Some(_), Some(code)) => value.strip_prefix(code.as_str()).unwrap_or(value),
+            (Some(_), Some(code)) => match value.strip_prefix(code.as_str()) {
+                Some(digits) => digits,
+                None => {
+                    return Err(format!(
+                        "Phone number must start with the country code {}",
+                        code.as_str()
+                    ));
+                }
+            },
             (Some(_), None) => value,
         };
         if !PHONE_DIGITS.is_match(digits) {
@@ -273,6 +282,10 @@ mod tests {
         assert_eq!(
             Phone::parse(Some("12345"), Some(&code)).unwrap_err(),
             "Enter 6-14 digits"
+        );
+        assert_eq!(
+            Phone::parse(Some("+449876543210"), Some(&code)).unwrap_err(),
+            "Phone number must start with the country code +91"
         );
         assert_eq!(
             Phone::parse(Some("123456789012345"), Some(&code)).unwrap_err(),

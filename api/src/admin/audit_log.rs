@@ -35,6 +35,29 @@ pub struct LogForm {
     pub cursor: Option<String>,
 }
 
+/// An export's filters: the log's, without its paging (a `limit` or `cursor` given anyway is
+/// ignored rather than read, so it cannot spoil the request).
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ExportForm {
+    pub user_id: Option<String>,
+    pub kind: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+impl From<ExportForm> for LogForm {
+    fn from(form: ExportForm) -> Self {
+        Self {
+            user_id: form.user_id,
+            kind: form.kind,
+            from: form.from,
+            to: form.to,
+            ..Self::default()
+        }
+    }
+}
+
 fn filter(form: &LogForm, errors: &mut FieldErrors) -> Filter {
     let present = |value: &Option<String>| {
         value
@@ -59,7 +82,9 @@ fn filter(form: &LogForm, errors: &mut FieldErrors) -> Filter {
             Uuid::parse_str(&id).map_err(|_| "Invalid user id".to_owned()),
         )
     });
+    // Kinds are lowercase; `SIGN_IN` asks for the same one.
     let kind = present(&form.kind).and_then(|kind| {
+        let kind = kind.to_ascii_lowercase();
         let known = kind.len() <= 64 && kind.chars().all(|c| c.is_ascii_lowercase() || c == '_');
         errors.check(
             "kind",
@@ -86,15 +111,13 @@ pub async fn list(ctx: &Context, viewer: &Viewer, form: LogForm) -> Result<LogPa
     require_admin(viewer)?;
     let mut errors = FieldErrors::new();
     let filter = filter(&form, &mut errors);
-    let page = page_request(
+    let page = errors.together(page_request(
         form.limit,
         50,
         100,
         form.cursor.as_deref(),
         audit::cursor_position,
-    );
-    errors.into_result()?;
-    let page = page?;
+    ))?;
     audit::read_page(
         &ctx.db,
         &filter,

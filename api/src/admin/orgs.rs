@@ -9,7 +9,7 @@ use super::{Order, decode_cursor, ordered_page, require_admin, search_query, sta
 use crate::{
     accounts::sessions::Viewer,
     context::Context,
-    error::{Error, Result},
+    error::{FieldErrors, Result},
     organizations::{View, member_counts},
     paging::page_request,
 };
@@ -33,8 +33,17 @@ pub struct OrgPage {
 /// 403 for anyone but an admin; field errors for the query, limit or cursor.
 pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Result<OrgPage> {
     require_admin(viewer)?;
-    let query = search_query(form.query.as_deref()).map_err(|message| Error::field("query", message))?;
-    let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor)?;
+    let mut errors = FieldErrors::new();
+    let query = errors
+        .check("query", search_query(form.query.as_deref()))
+        .flatten();
+    let page = errors.together(page_request(
+        form.limit,
+        50,
+        100,
+        form.cursor.as_deref(),
+        decode_cursor,
+    ))?;
     let mut condition = Condition::all();
     if let Some(q) = &query {
         condition = condition.add(starts_with(ctx.db.get_database_backend(), "name", true, q));

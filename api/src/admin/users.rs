@@ -147,17 +147,13 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
         .as_deref()
         .filter(|s| !s.trim().is_empty())
         .and_then(|s| errors.check("status", parse_status(s)));
-    let page = page_request(form.limit, 50, 100, form.cursor.as_deref(), decode_cursor);
-    let page = match (errors.into_result(), page) {
-        (Ok(()), Ok(page)) => page,
-        (Err(Error::Validation(mut first)), Err(Error::Validation(second))) => {
-            for (field, message) in second.iter() {
-                first.add(field, message);
-            }
-            return Err(Error::Validation(first));
-        }
-        (Err(err), _) | (_, Err(err)) => return Err(err),
-    };
+    let page = errors.together(page_request(
+        form.limit,
+        50,
+        100,
+        form.cursor.as_deref(),
+        decode_cursor,
+    ))?;
     let backend = ctx.db.get_database_backend();
     let mut condition = Condition::all();
     // A query with an @ is the start of an address, in address order; any other the start of
@@ -286,8 +282,8 @@ pub async fn picture(ctx: &Context, viewer: &Viewer, id: &str) -> Result<Picture
 /// instance: each session check reads the account).
 ///
 /// # Errors
-/// 403 for anyone but an admin, and for one's own account; 404; a field error for a missing
-/// or too long reason.
+/// 403 for anyone but an admin, and for one's own account; 403 `REAUTHENTICATION_REQUIRED`
+/// when the admin's sign-in is not recent; 404; a field error for a missing or too long reason.
 #[tracing::instrument(skip_all)]
 pub async fn suspend(
     ctx: &Context,
@@ -302,6 +298,8 @@ pub async fn suspend(
     if user.id == viewer.user.id {
         return Err(Error::Forbidden(NOT_YOURSELF_SUSPEND.to_owned()));
     }
+    // Locking someone out, like deleting them, is for an admin who signed in recently.
+    viewer.require_recent_sign_in()?;
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
     let Some(reason) = reason else {
         return Err(Error::field("reason", REASON_REQUIRED));
@@ -413,7 +411,8 @@ pub async fn end_session(
 /// granted or taken apply from the next sign-in, never to a session opened under the old ones.
 ///
 /// # Errors
-/// 403 for anyone but an admin, and for one's own role; 404; a field error for the role.
+/// 403 for anyone but an admin, and for one's own role; 403 `REAUTHENTICATION_REQUIRED` when
+/// the admin's sign-in is not recent; 404; a field error for the role.
 #[tracing::instrument(skip_all)]
 pub async fn set_role(
     ctx: &Context,
@@ -428,6 +427,9 @@ pub async fn set_role(
     if user.id == viewer.user.id {
         return Err(Error::Forbidden(NOT_YOURSELF_ROLE.to_owned()));
     }
+    // A role is what the console and every platform trust: making someone an admin (or no
+    // longer one) is for an admin who signed in recently.
+    viewer.require_recent_sign_in()?;
     if user.role == role {
         return listed(ctx, user).await;
     }

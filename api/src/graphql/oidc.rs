@@ -112,6 +112,15 @@ async fn admin(ctx: &Context<'_>) -> async_graphql::Result<Viewer> {
     Ok(viewer)
 }
 
+/// An admin whose sign-in is recent: registering, rotating and deleting clients make or end
+/// credentials every platform trusts, so a stale session (an unlocked laptop, a leaked
+/// token) must confirm it's them first.
+async fn confirmed_admin(ctx: &Context<'_>) -> async_graphql::Result<Viewer> {
+    let viewer = admin(ctx).await?;
+    viewer.require_recent_sign_in().gql()?;
+    Ok(viewer)
+}
+
 #[derive(Default)]
 pub struct OidcQuery;
 
@@ -159,7 +168,7 @@ impl OidcMutation {
         input: CreateOAuthClientInput,
     ) -> async_graphql::Result<OAuthClientSecretPayload> {
         let (state, meta) = context(ctx);
-        let viewer = admin(ctx).await?;
+        let viewer = confirmed_admin(ctx).await?;
         let new = NewClient {
             name: input.name,
             redirect_uris: input.redirect_uris,
@@ -172,7 +181,8 @@ impl OidcMutation {
         let (client, secret) = clients::create(&state.db, new, state.config.env.is_local())
             .await
             .gql()?;
-        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+        Event::new(Kind::OAuthClientChanged, None, &meta.client)
+            .by(viewer.user.id)
             .detail(format!("created {} ({})", client.client_id, client.name))
             .record(&state.db)
             .await
@@ -191,14 +201,15 @@ impl OidcMutation {
         client_id: ID,
     ) -> async_graphql::Result<OAuthClientSecretPayload> {
         let (state, meta) = context(ctx);
-        let viewer = admin(ctx).await?;
+        let viewer = confirmed_admin(ctx).await?;
         let secret = clients::rotate_secret(&state.db, &client_id).await.gql()?;
         let client = clients::find(&state.db, &client_id)
             .await
             .gql()?
             .ok_or_else(|| Error::NotFound("No client with this id".to_owned()))
             .gql()?;
-        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+        Event::new(Kind::OAuthClientChanged, None, &meta.client)
+            .by(viewer.user.id)
             .detail(format!("rotated the secret of {}", client.client_id))
             .record(&state.db)
             .await
@@ -217,9 +228,10 @@ impl OidcMutation {
         client_id: ID,
     ) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
-        let viewer = admin(ctx).await?;
+        let viewer = confirmed_admin(ctx).await?;
         clients::delete(&state.db, &client_id).await.gql()?;
-        Event::new(Kind::OAuthClientChanged, Some(viewer.user.id), &meta.client)
+        Event::new(Kind::OAuthClientChanged, None, &meta.client)
+            .by(viewer.user.id)
             .detail(format!("deleted {}", client_id.as_str()))
             .record(&state.db)
             .await

@@ -277,8 +277,11 @@ fn image_url(value: Option<&str>) -> Result<Option<String>, String> {
     let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
-    let ok = value.len() <= MAX_STRING
-        && url::Url::parse(value).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+    if value.chars().count() > MAX_STRING {
+        return Err(format!("Image URL must be at most {MAX_STRING} characters"));
+    }
+    let ok =
+        url::Url::parse(value).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
     if ok {
         Ok(Some(value.to_owned()))
     } else {

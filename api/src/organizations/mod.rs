@@ -457,10 +457,17 @@ fn parse_slug(value: &str) -> Result<String, String> {
     }
 }
 
-/// `Acme Hiring, Inc.` → `acme-hiring-inc`; padded to three characters, cut to 32.
+/// `Acme Hiring, Inc.` → `acme-hiring-inc`, `École Zoë` → `ecole-zoe`; padded to three
+/// characters, cut to 32.
 fn slug_from(name: &str) -> String {
+    use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
     let mut slug = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
+    // Decomposed, an accented letter is its base letter and a mark, and the mark is dropped.
+    for c in name
+        .nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+    {
         if c.is_ascii_alphanumeric() {
             slug.push(c);
         } else if !slug.is_empty() && !slug.ends_with('-') {
@@ -495,7 +502,13 @@ mod tests {
     fn slugs_are_made_from_names_and_checked() {
         assert_eq!(slug_from("Acme Hiring, Inc."), "acme-hiring-inc");
         assert_eq!(slug_from("IIT"), "iit");
-        assert_eq!(slug_from("Ü"), "org");
+        assert_eq!(slug_from("Ü"), "u-org");
+        assert_eq!(
+            slug_from("École Polytechnique de Montréal"),
+            "ecole-polytechnique-de-montreal"
+        );
+        assert_eq!(slug_from("São Paulo Søk ﬁne"), "sao-paulo-s-k-fine");
+        assert_eq!(slug_from("Иван"), "org");
         assert_eq!(slug_from("AB"), "ab-org");
         assert!(slug_from(&"x".repeat(90)).len() <= 32);
         assert!(parse_slug(&with_suffix(&slug_from(&"long name ".repeat(10)))).is_ok());

@@ -124,7 +124,7 @@ pub fn routes() -> Routes {
         .post("/users/two-factor/disable", two_factor_disable, operation("Turn two-factor off with the password and a code")
             .signed_in()
             .body(object(&[("password", password()), ("code", secret())], &["code"]))
-            .answers(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors, or two-factor is not on"), signed_out, confirm_first, too_many_failures]))
+            .answers(("200", ok("Two-factor sign-in is off", None)), &[("400", "Field errors"), signed_out, confirm_first, ("409", "Two-factor sign-in is not on"), too_many_failures]))
         .delete("/users/{id}", delete_user, operation("Delete an account: your own, or any as an admin")
             .signed_in()
             .id_param("id")

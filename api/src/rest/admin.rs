@@ -20,7 +20,7 @@ use crate::{
     accounts::sessions::Viewer,
     admin::{
         MAX_QUERY,
-        audit_log::{self, LogForm},
+        audit_log::{self, ExportForm, LogForm},
         orgs::{self, OrgSearchForm},
         users::{self, Listed, RoleForm, SearchForm, SuspendForm},
     },
@@ -71,7 +71,7 @@ pub fn routes() -> Routes {
             .signed_in()
             .id_param("id")
             .body(object(&[("reason", prose(500))], &["reason"]))
-            .answers(("200", ok("Account suspended", None)), &[("400", "Reason is required"), signed_out, ("403", "Not an admin, or your own account"), no_user]))
+            .answers(("200", ok("Account suspended", None)), &[("400", "Reason is required"), signed_out, ("403", "Not an admin, your own account, or REAUTHENTICATION_REQUIRED: confirm it's you first"), no_user]))
         .post("/admin/users/{id}/restore", restore, operation("Lift a suspension")
             .signed_in()
             .id_param("id")
@@ -89,7 +89,7 @@ pub fn routes() -> Routes {
             .signed_in()
             .id_param("id")
             .body(object(&[("role", json!({ "enum": ["career", "campus", "hire", "admin"] }))], &["role"]))
-            .answers(("200", ok("Role updated", Some(object(&[("user", user_ref())], &["user"])))), &[("400", "Field errors"), signed_out, ("403", "Not an admin, or your own role"), no_user]))
+            .answers(("200", ok("Role updated", Some(object(&[("user", user_ref())], &["user"])))), &[("400", "Field errors"), signed_out, ("403", "Not an admin, your own role, or REAUTHENTICATION_REQUIRED: confirm it's you first"), no_user]))
         .post("/admin/users/{id}/resend-verification", resend_verification, operation("Mail an unverified account a new verification code")
             .signed_in()
             .id_param("id")
@@ -306,12 +306,10 @@ async fn audit(
 async fn audit_csv(
     State(state): State<AppState>,
     viewer: Viewer,
-    Params(query): Params<LogForm>,
+    Params(query): Params<ExportForm>,
 ) -> Result<Response, ErrorResponse> {
-    let form = query.unwrap_or_else(|| LogForm {
-        kind: Some("?".to_owned()),
-        ..LogForm::default()
-    });
+    // Every parameter is text, so only one given twice fails to parse, and `Params` names it.
+    let form = LogForm::from(query.unwrap_or_default());
     let filter = audit_log::export_filter(&viewer, &form)?;
     let body = Body::from_stream(audit_log::export(state.db.clone(), filter));
     Ok((

@@ -105,6 +105,46 @@ db_test! {
 }
 
 db_test! {
+    async fn a_stale_admin_session_confirms_it_is_them_before_granting_locking_out_or_minting(app: TestApp) {
+        // An unlocked laptop with the console open, or a leaked token: eleven minutes after
+        // the sign-in it may still read, but not make anyone an admin, lock anyone out, or
+        // register, re-key or delete an application.
+        let boss = admin(&app, "boss@example.com").await;
+        let member = app.signed_up("member@example.com").await;
+        let member_id = id_of(&app, &member).await;
+        crate::second_factor_limits::stale_sign_in(&app).await;
+        assert_eq!(app.get_as(&boss, "/api/admin/users").await.status(), StatusCode::OK, "reading needs no confirmation");
+        let role = json_of(app.put_as(&boss, &format!("/api/admin/users/{member_id}/role"), json!({ "role": "admin" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!((role["code"].as_str(), role["message"].as_str()), (Some("REAUTHENTICATION_REQUIRED"), Some("Please confirm it's you to make this change")));
+        let suspend = json_of(app.post_as(&boss, &format!("/api/admin/users/{member_id}/suspend"), json!({ "reason": "spam" })).await, StatusCode::FORBIDDEN).await;
+        assert_eq!(suspend["code"], "REAUTHENTICATION_REQUIRED");
+        let graphql = app.graphql(Some(&boss), &format!("mutation {{ setUserRole(id: \"{member_id}\", role: \"admin\") {{ message }} }}"), json!({})).await;
+        assert_eq!(graphql["errors"][0]["extensions"]["code"], "REAUTHENTICATION_REQUIRED", "{graphql}");
+        for mutation in [
+            "mutation { createOAuthClient(input: { name: \"X\", redirectUris: [\"https://x.example/cb\"] }) { clientSecret } }",
+            "mutation { rotateOAuthClientSecret(clientId: \"x\") { clientSecret } }",
+            "mutation { deleteOAuthClient(clientId: \"x\") { message } }",
+        ] {
+            let body = app.graphql(Some(&boss), mutation, json!({})).await;
+            assert_eq!(body["errors"][0]["extensions"]["code"], "REAUTHENTICATION_REQUIRED", "{mutation}: {body}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE role = 'admin'").await, 1, "nobody was made an admin");
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE status = 'suspended'").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0);
+
+        // Confirmed with the password, the same session may.
+        json_of(app.post_as(&boss, "/api/auth/reauthenticate", json!({ "password": PASSWORD })).await, StatusCode::OK).await;
+        json_of(app.put_as(&boss, &format!("/api/admin/users/{member_id}/role"), json!({ "role": "hire" })).await, StatusCode::OK).await;
+        let created = app.graphql(Some(&boss), "mutation { createOAuthClient(input: { name: \"X\", redirectUris: [\"https://x.example/cb\"] }) { clientSecret } }", json!({})).await;
+        assert!(created["data"]["createOAuthClient"]["clientSecret"].is_string(), "{created}");
+        // An application is shared content, as news is: the admin is the actor, no account the subject.
+        let logged = json_of(app.get_as(&boss, "/api/admin/audit?kind=oauth_client_changed").await, StatusCode::OK).await;
+        let event = &logged["data"]["items"][0];
+        assert_eq!((event["userId"].clone(), event["actorId"].as_str()), (Value::Null, Some(id_of(&app, &boss).await.as_str())), "{logged}");
+    }
+}
+
+db_test! {
     async fn a_reason_or_a_post_with_a_control_character_is_refused_on_both_databases(app: TestApp) {
         let boss = admin(&app, "boss@example.com").await;
         app.signed_up("member@example.com").await;
@@ -380,6 +420,13 @@ db_test! {
         for field in ["from", "userId", "kind"] {
             assert!(bad["errors"][field].is_string(), "{field}: {bad}");
         }
+        // A page request that is wrong too is told in the same answer, not after the filters.
+        let both = json_of(app.get_as(&boss, "/api/admin/audit?kind=DROP%20TABLE&limit=500&cursor=zz").await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(both["errors"], json!({ "kind": "Invalid kind", "limit": "limit must be a whole number from 1 to 100", "cursor": "Invalid cursor" }));
+        let shouted = json_of(app.get_as(&boss, "/api/admin/audit?kind=SIGN_IN_FAILED").await, StatusCode::OK).await;
+        assert_eq!(shouted["data"]["items"].as_array().unwrap().len(), 3, "a kind is found whatever its case");
+        let orgs = json_of(app.get_as(&boss, &format!("/api/admin/orgs?query={}&limit=0", "a".repeat(101))).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(orgs["errors"], json!({ "query": "query must be at most 100 characters", "limit": "limit must be a whole number from 1 to 100" }));
 
         let csv = app.client.get(app.url("/api/admin/audit.csv?kind=sign_in_failed")).bearer_auth(&boss).send().await.unwrap();
         assert_eq!(csv.status(), StatusCode::OK);
@@ -389,6 +436,12 @@ db_test! {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "at,kind,userId,actorId,ip,userAgent,detail");
         assert_eq!(lines.len(), 4, "{text}");
+        // The export has no pages: a limit, even one that is not a number, changes nothing.
+        let paged = app.client.get(app.url("/api/admin/audit.csv?kind=sign_in_failed&limit=abc")).bearer_auth(&boss).send().await.unwrap();
+        assert_eq!(paged.status(), StatusCode::OK);
+        assert_eq!(paged.text().await.unwrap().lines().count(), 4);
+        let wrong = json_of(app.get_as(&boss, "/api/admin/audit.csv?from=yesterday&limit=abc").await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(wrong["errors"], json!({ "from": "from must be a date and time (RFC 3339)" }));
         assert!(!text.contains("wrong-password-1"), "no secret in the file");
         assert!(text.contains(",\"x;=2+5\","), "quoted whole, one cell: {text}");
         // A browser asks for it compressed: the stream ends, compressed, all the same.
@@ -419,6 +472,10 @@ db_test! {
         assert_eq!(written["data"]["organization"]["seatLimit"], 30);
         let fraction = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 2.5 })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(fraction["errors"]["seatLimit"], "seatLimit has the wrong type");
+        for huge in [json!(2_147_483_648_i64), json!(1e12), json!(-5_000_000_000_i64)] {
+            let past = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": huge })).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(past["errors"]["seatLimit"], "Seat limit must be a whole number from 1 to 1000000", "{huge}");
+        }
         let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
         let rule = &doc["paths"]["/admin/orgs/{id}"]["put"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["seatLimit"];
         assert_eq!((rule["minimum"].as_i64(), rule["maximum"].as_i64()), (Some(1), Some(1_000_000)), "{rule}");

@@ -164,6 +164,10 @@ db_test! {
         }));
         let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "body": "" })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"]["body"], "Body is required");
+        // A well-formed address that is too long is told its length, not that it is no URL.
+        let long = format!("https://cdn.example.com/{}.png", "a".repeat(240));
+        let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "imageUrl": long })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"]["imageUrl"], "Image URL must be at most 255 characters");
         // A required field sent as null is refused, not taken as left out.
         let body = json_of(app.put_as(&admin, &format!("/api/news/{id}"), json!({ "title": null, "summary": null })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["errors"], json!({ "title": "Title is required", "summary": "Summary is required" }));

@@ -139,13 +139,13 @@ pub async fn confirm(
 /// Turns two-factor off with the password (when the account has one) and a code.
 ///
 /// # Errors
-/// Field errors ('Password is incorrect', 'Invalid code'); 400 when it is not on; 429 while
+/// Field errors ('Password is incorrect', 'Invalid code'); 409 when it is not on; 429 while
 /// the sign-in throttle holds; 503 when hashing is full.
 #[tracing::instrument(skip_all)]
 pub async fn disable(ctx: &Context, viewer: &Viewer, form: DisableForm, client: &ClientInfo) -> Result<()> {
     let user = &viewer.user;
     if !user.two_factor_enabled {
-        return Err(Error::BadRequest(NOT_ON.to_owned()));
+        return Err(Error::Conflict(NOT_ON.to_owned()));
     }
     viewer.require_recent_sign_in()?;
     let has_password = user.password_hash.is_some();
