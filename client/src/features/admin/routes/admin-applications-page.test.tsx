@@ -95,6 +95,37 @@ describe('AdminApplicationsPage', () => {
     expect(within(signatures).getByRole('radio', { name: /RS256/ })).toBeChecked();
   });
 
+  it('asks a stale sign-in to confirm it is the admin, then rotates the secret it was asked to', async () => {
+    let confirmed = false;
+    const api = mockAdminApi(
+      {},
+      {
+        graphql: {
+          OAuthClients: () => ({ oauthClients: [typed(partner)] }),
+          RotateOAuthClientSecret: () =>
+            confirmed
+              ? { rotateOAuthClientSecret: { __typename: 'OAuthClientSecretPayload', client: typed(partner), clientSecret: 'n3w-s3cret' } }
+              : { errors: [{ message: "Please confirm it's you to make this change", extensions: { code: 'REAUTHENTICATION_REQUIRED' } }] },
+          Reauthenticate: () => {
+            confirmed = true;
+            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
+          },
+        },
+      },
+    );
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Rotate secret of Partner App' }));
+    await events.click(within(screen.getByRole('alertdialog', { name: 'Give Partner App a new secret?' })).getByRole('button', { name: 'Rotate secret' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(screen.queryByText("Please confirm it's you to make this change")).not.toBeInTheDocument();
+    await events.type(within(confirm).getByLabelText('Password'), 'adminPass42');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    const shown = await screen.findByRole('dialog', { name: 'New secret for Partner App' });
+    expect(within(shown).getByText('n3w-s3cret')).toBeInTheDocument();
+    expect(api.operations.map((operation) => operation.operationName).filter((name) => name !== 'OAuthClients')).toEqual(['RotateOAuthClientSecret', 'Reauthenticate', 'RotateOAuthClientSecret']);
+  });
+
   it('rotates a secret after asking, and deletes an application after asking', async () => {
     clientsServer([partner]);
     const events = userEvent.setup();

@@ -3,7 +3,9 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { accountToast } from '@/lib/account-toast';
 import { graphQLFieldErrors, graphQLMessage } from '@/lib/graphql-errors';
+import { useConfirmIdentity } from '@/lib/use-confirm-identity';
 import { usePageMeta } from '@/lib/use-page-meta';
+import { useSession } from '@/lib/session';
 import { useCreateOAuthClient, type CreateOAuthClientInput, type OAuthClientSecret } from '../api/create-oauth-client';
 import { useDeleteOAuthClient } from '../api/delete-oauth-client';
 import { useOAuthClients, type OAuthClient } from '../api/oauth-clients';
@@ -29,6 +31,10 @@ export function AdminApplicationsPage() {
   const [secret, setSecret] = useState<{ title: string; shown: OAuthClientSecret } | null>(null);
   const [asking, setAsking] = useState<Asking>(null);
   const clients = data?.oauthClients ?? [];
+  const session = useSession();
+  // Registering, re-keying and deleting make or end credentials: a sign-in that is not recent
+  // confirms it's the admin first, then the same change is made.
+  const { needsConfirmation, dialog: confirmIdentity } = useConfirmIdentity(session.state === 'signed-in' && session.user.twoFactorEnabled === true);
 
   const create = async (input: CreateOAuthClientInput): Promise<boolean> => {
     try {
@@ -38,15 +44,15 @@ export function AdminApplicationsPage() {
       if (created) setSecret({ title: `${created.client.name} is registered`, shown: created });
       return true;
     } catch (failure) {
+      // The form keeps what was typed while the dialog is open; confirmed, it is sent again.
+      if (needsConfirmation(failure, () => void create(input))) return false;
       setFormErrors(graphQLFieldErrors(failure));
       accountToast.error(graphQLMessage(failure, FALLBACK));
       return false;
     }
   };
 
-  const confirm = async () => {
-    if (!asking) return;
-    const { action, client } = asking;
+  const confirm = async (action: 'rotate' | 'delete', client: OAuthClient) => {
     try {
       if (action === 'rotate') {
         const result = await rotateSecret({ variables: { clientId: client.clientId } });
@@ -60,6 +66,7 @@ export function AdminApplicationsPage() {
       }
     } catch (failure) {
       setAsking(null);
+      if (needsConfirmation(failure, () => void confirm(action, client))) return;
       accountToast.error(graphQLMessage(failure, FALLBACK));
     }
   };
@@ -91,13 +98,16 @@ export function AdminApplicationsPage() {
         pendingLabel={asking?.action === 'rotate' ? 'Rotating…' : 'Deleting…'}
         pending={pending}
         onCancel={() => setAsking(null)}
-        onConfirm={() => void confirm()}
+        onConfirm={() => {
+          if (asking) void confirm(asking.action, asking.client);
+        }}
       >
         {asking?.action === 'rotate'
           ? 'The current secret stops working at once: the application cannot sign anyone in until it has the new one.'
           : 'Its tokens and the consents people gave it go with it, and this cannot be undone.'}
       </ConfirmDialog>
       <ClientSecretDialog shown={secret?.shown ?? null} title={secret?.title ?? ''} onClose={() => setSecret(null)} />
+      {confirmIdentity}
     </div>
   );
 }

@@ -87,6 +87,49 @@ describe('AdminUserPage', () => {
     expect(reason).not.toHaveAttribute('aria-invalid');
   });
 
+  it('asks a stale sign-in to confirm it is the admin before a role change or a suspension, then makes it', async () => {
+    let confirmed = false;
+    const stale = () => fail(403, "Please confirm it's you to make this change", 'REAUTHENTICATION_REQUIRED');
+    const api = mockAdminApi(
+      {
+        'GET /admin/users/u1': ok(userDetails()),
+        'PUT /admin/users/u1/role': (body) => (confirmed ? ok({ user: adminUser({ role: (body as { role: 'hire' }).role }) }, 'Role updated') : stale()),
+        'POST /admin/users/u1/suspend': () => (confirmed ? ok(null, 'Account suspended') : stale()),
+      },
+      {
+        graphql: {
+          Reauthenticate: () => {
+            confirmed = true;
+            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
+          },
+        },
+      },
+    );
+    const events = userEvent.setup();
+    render();
+    const form = await screen.findByRole('form', { name: 'Change role' });
+    await events.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'hire');
+    await events.click(within(form).getByRole('button', { name: 'Save role' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    // No refusal is shown as the role's error: the dialog is the answer.
+    expect(within(form).queryByText(/confirm it's you/i)).not.toBeInTheDocument();
+    await events.type(within(confirm).getByLabelText('Password'), 'adminPass42');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Role updated')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/admin/users/u1/role').map((call) => call.body)).toEqual([{ role: 'hire' }, { role: 'hire' }]);
+
+    // Ten minutes on, the sign-in is stale again: a suspension asks too, and keeps its reason.
+    confirmed = false;
+    await events.click(await screen.findByRole('button', { name: 'Suspend' }));
+    await events.type(within(screen.getByRole('dialog', { name: 'Suspend Mina Member?' })).getByRole('textbox', { name: /Reason/ }), 'Sending spam');
+    await events.click(within(screen.getByRole('dialog', { name: 'Suspend Mina Member?' })).getByRole('button', { name: 'Suspend account' }));
+    const again = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await events.type(within(again).getByLabelText('Password'), 'adminPass42');
+    await events.click(within(again).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Account suspended')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/admin/users/u1/suspend').map((call) => call.body)).toEqual([{ reason: 'Sending spam' }, { reason: 'Sending spam' }]);
+  });
+
   it('shows the server’s word on the role until another role is picked', async () => {
     mockAdminApi({
       'GET /admin/users/u1': ok(userDetails()),

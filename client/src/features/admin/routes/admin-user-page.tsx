@@ -105,6 +105,8 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
       const fieldError = fieldErrorsOf(error).reason;
       if (fieldError) setReasonError(fieldError);
       else closeDialog();
+      // A sign-in that is not recent: "Confirm it's you", then the same suspension.
+      if (needsConfirmation(error, () => void suspend(reason))) return;
       accountToast.error(failureMessage(error));
     } finally {
       setPending(null);
@@ -137,6 +139,7 @@ function UserScreen({ details, refresh, setData }: UserScreenProps) {
       // The server ended the user's sessions and recorded the change.
       void refresh();
     } catch (error) {
+      if (needsConfirmation(error, () => void saveRole(role))) return;
       setRoleError(fieldErrorsOf(error).role);
       accountToast.error(failureMessage(error));
     } finally {
