@@ -344,6 +344,15 @@ pub async fn update(
         ),
     }
     errors.into_result()?;
+    // Nothing new (an empty body, or the values it has already): nothing is written, and no
+    // event says it changed.
+    let org = &access.org;
+    if unchanged(&row.name, &org.name)
+        && unchanged(&row.slug, &org.slug)
+        && unchanged(&row.seat_limit, &org.seat_limit)
+    {
+        return view(&ctx.db, access.org, access.role).await;
+    }
     row.updated_at = Set(Utc::now().trunc_subsecs(6));
     let txn = crate::db::begin_write(&ctx.db).await?;
     let org = row.update(&txn).await.map_err(|err| {
@@ -360,6 +369,14 @@ pub async fn update(
         .await?;
     txn.commit().await?;
     view(&ctx.db, org, access.role).await
+}
+
+/// Whether an update leaves this column as it is: not given, or given the value it has.
+fn unchanged<T: PartialEq + Into<sea_orm::Value>>(value: &sea_orm::ActiveValue<T>, current: &T) -> bool {
+    match value {
+        sea_orm::ActiveValue::Set(new) => new == current,
+        _ => true,
+    }
 }
 
 /// Deletes the organization with its memberships and invitations (owners and site admins).

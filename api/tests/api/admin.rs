@@ -485,8 +485,14 @@ db_test! {
         let seats = "mutation($id: ID!, $seats: Int) { setSeatLimit(id: $id, seatLimit: $seats) { message organization { seatLimit } } }";
         let set = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": 40 })).await;
         assert_eq!(set["data"]["setSeatLimit"], json!({ "message": "Organization updated", "organization": { "seatLimit": 40 } }), "{set}");
+        let events = || app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_updated'");
+        let before = events().await;
         let unchanged = app.graphql(Some(&boss), "mutation($id: ID!) { setSeatLimit(id: $id) { organization { seatLimit } } }", json!({ "id": id })).await;
         assert_eq!(unchanged["data"]["setSeatLimit"]["organization"]["seatLimit"], 40, "{unchanged}");
+        // Nothing changed (no seat limit given, or the one it has): nothing written, no event.
+        json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({})).await, StatusCode::OK).await;
+        json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 40 })).await, StatusCode::OK).await;
+        assert_eq!(events().await, before, "no event for a change that changed nothing");
         let lifted = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": null })).await;
         assert_eq!(lifted["data"]["setSeatLimit"]["organization"]["seatLimit"], Value::Null, "{lifted}");
     }
