@@ -89,6 +89,7 @@ pub struct Picture {
 
 fn parse_role(value: Option<&str>) -> Result<users::Role, String> {
     match value.map(str::trim).map(str::to_lowercase).as_deref() {
+        None | Some("") => Err("Role is required".to_owned()),
         Some("admin") => Ok(users::Role::Admin),
         other => Role::parse_selectable(other)
             .map(users::Role::from)
@@ -316,10 +317,25 @@ pub async fn suspend(
     let txn = crate::db::begin_write(&ctx.db).await?;
     still_admin(&txn, viewer, user.id).await?;
     let user_id = user.id;
-    let mut row: users::ActiveModel = user.into();
-    row.status = Set(users::AccountStatus::Suspended);
-    row.updated_at = Set(Utc::now());
-    row.update(&txn).await?;
+    // Only the status, and only of an account not suspended already: an edit the person made
+    // meanwhile stays, and suspending twice records (and ends) nothing the first did not.
+    let suspended = users::Entity::update_many()
+        .col_expr(
+            users::Column::Status,
+            sea_orm::sea_query::Expr::value(users::AccountStatus::Suspended),
+        )
+        .col_expr(
+            users::Column::UpdatedAt,
+            sea_orm::sea_query::Expr::value(Utc::now()),
+        )
+        .filter(users::Column::Id.eq(user_id))
+        .filter(users::Column::Status.ne(users::AccountStatus::Suspended))
+        .exec(&txn)
+        .await?;
+    if suspended.rows_affected == 0 {
+        txn.commit().await?;
+        return Ok(());
+    }
     sessions::end_all(&txn, user_id, None).await?;
     // Nobody joins an organization on the word of a suspended account.
     let revoked = invitations::revoke_beyond(&txn, user_id, None, None).await?;

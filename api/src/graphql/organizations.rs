@@ -413,6 +413,17 @@ impl OrganizationsMutation {
         Ok(MessagePayload::new(invitations::REVOKED))
     }
 
+    /// Turns the invitation down; public, as its link's page is (the token is the secret).
+    async fn decline_invitation(
+        &self,
+        ctx: &Context<'_>,
+        token: String,
+    ) -> async_graphql::Result<MessagePayload> {
+        let (state, meta) = context(ctx);
+        invitations::decline(state, &token, &meta.client).await.gql()?;
+        Ok(MessagePayload::new(invitations::DECLINED))
+    }
+
     /// Joins with the invitation's role; the caller's verified email must be the invited one.
     async fn accept_invitation(
         &self,

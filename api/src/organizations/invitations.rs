@@ -421,6 +421,7 @@ fn mailbox(email: &str) -> String {
 pub fn revoked_note(revoked: u64) -> String {
     match revoked {
         0 => String::new(),
+        1 => "; 1 pending invitation they sent revoked".to_owned(),
         n => format!("; {n} pending invitations they sent revoked"),
     }
 }
@@ -508,6 +509,46 @@ pub async fn accept(ctx: &Context, viewer: &Viewer, token: &str, client: &Client
         .await?
         .ok_or_else(super::not_found)?;
     super::view(&ctx.db, org, role).await
+}
+
+/// The text of a successful decline.
+pub const DECLINED: &str = "Invitation declined";
+
+/// Turns an invitation down: its link stops working and the seat it held is free at once, as
+/// when it is revoked. Public, as the link's page is: the token is the secret, mailed to the
+/// invitee alone, who may have no account (and need none to say no).
+///
+/// # Errors
+/// 404 for an unknown token; 410 for one expired, revoked or used (a second decline included).
+#[tracing::instrument(skip_all)]
+pub async fn decline(ctx: &Context, token: &str, client: &ClientInfo) -> Result<()> {
+    let (invitation, _) = by_token(&ctx.db, token).await?;
+    let txn = crate::db::begin_write(&ctx.db).await?;
+    let outcome = async {
+        let declined = organization_invitations::Entity::update_many()
+            .col_expr(
+                organization_invitations::Column::Status,
+                Expr::value(InvitationStatus::Revoked),
+            )
+            .filter(organization_invitations::Column::Id.eq(invitation.id))
+            .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+            .exec(&txn)
+            .await?;
+        if declined.rows_affected == 0 {
+            return Err(expired());
+        }
+        // About no account: the address need not have one.
+        Event::new(Kind::OrganizationInvitationDeclined, None, client)
+            .detail(format!(
+                "organization {}: invitation {} declined",
+                invitation.organization_id, invitation.id
+            ))
+            .record(&txn)
+            .await?;
+        Ok(())
+    }
+    .await;
+    settle(txn, outcome).await
 }
 
 /// Refuses a join when the members already fill the seat limit. A pending invitation holds its

@@ -364,11 +364,35 @@ pub async fn update(
     })?;
     Event::new(Kind::OrganizationUpdated, Some(viewer.user.id), client)
         .by(viewer.user.id)
-        .detail(format!("organization {}", org.id))
+        .detail(format!("organization {}{}", org.id, changes(&access.org, &org)))
         .record(&txn)
         .await?;
     txn.commit().await?;
     view(&ctx.db, org, access.role).await
+}
+
+/// What an update changed, for the audit log: `: seat limit 25 → 40, slug acme → acme-hiring`.
+fn changes(before: &organizations::Model, after: &organizations::Model) -> String {
+    let seats = |limit: Option<i32>| limit.map_or_else(|| "unlimited".to_owned(), |n| n.to_string());
+    let mut changed = Vec::new();
+    if before.name != after.name {
+        changed.push(format!("name {} → {}", before.name, after.name));
+    }
+    if before.slug != after.slug {
+        changed.push(format!("slug {} → {}", before.slug, after.slug));
+    }
+    if before.seat_limit != after.seat_limit {
+        changed.push(format!(
+            "seat limit {} → {}",
+            seats(before.seat_limit),
+            seats(after.seat_limit)
+        ));
+    }
+    if changed.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", changed.join(", "))
+    }
 }
 
 /// Whether an update leaves this column as it is: not given, or given the value it has.

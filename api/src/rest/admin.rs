@@ -36,6 +36,39 @@ use crate::{
     state::AppState,
 };
 
+/// `GET /admin/users/{id}`'s data: the account, and each of its parts the console shows.
+fn person_page() -> serde_json::Value {
+    let list = |schema: &str| json!({ "type": "array", "items": { "$ref": format!("#/components/schemas/{schema}") } });
+    // The person's own role in each organization they belong to.
+    let membership = object(
+        &[
+            ("id", json!({ "type": "string", "format": "uuid" })),
+            ("name", openapi::string()),
+            ("kind", json!({ "enum": ["hire", "campus"] })),
+            ("role", json!({ "enum": ["owner", "admin", "member", null] })),
+        ],
+        &["id", "name", "kind", "role"],
+    );
+    object(
+        &[
+            ("user", json!({ "$ref": "#/components/schemas/AdminUser" })),
+            ("sessions", list("Session")),
+            ("organizations", json!({ "type": "array", "items": membership })),
+            ("identities", list("Identity")),
+            ("passkeys", list("Passkey")),
+            ("audit", list("AuditEvent")),
+        ],
+        &[
+            "user",
+            "sessions",
+            "organizations",
+            "identities",
+            "passkeys",
+            "audit",
+        ],
+    )
+}
+
 /// The routes of the admin console: path, handler and OpenAPI entry.
 pub fn routes() -> Routes {
     let signed_out = ("401", "Session expired or unauthorized");
@@ -66,7 +99,7 @@ pub fn routes() -> Routes {
         .get("/admin/users/{id}", user_picture, operation("One person: account, sessions, organizations, providers, passkeys, audit trail")
             .signed_in()
             .id_param("id")
-            .answers(("200", ok("The person", Some(json!({ "type": "object", "required": ["user"], "properties": { "user": user_ref() } })))), &[signed_out, not_admin, no_user]))
+            .answers(("200", ok("The person", Some(person_page()))), &[signed_out, not_admin, no_user]))
         .post("/admin/users/{id}/suspend", suspend, operation("Suspend an account: every session ends at once")
             .signed_in()
             .id_param("id")
@@ -357,6 +390,11 @@ async fn update_org(
     Input(form): Input<SeatForm>,
 ) -> Answer<OrganizationData> {
     crate::admin::require_admin(&viewer)?;
+    // This call sets the seat limit and nothing else: one left out is a mistake, not a no-op
+    // (null is how to lift it).
+    if form.seat_limit == crate::patch::Patch::Unchanged {
+        return Err(crate::error::Error::field("seatLimit", "Seat limit is required").into());
+    }
     let form = UpdateForm {
         name: None,
         slug: None,

@@ -108,6 +108,9 @@ pub fn routes() -> Routes {
             .signed_in()
             .token_param("token")
             .answers(("200", ok("You joined {name}", Some(organization()))), &[signed_out, ("403", "This invitation is for another email address, or EMAIL_NOT_VERIFIED"), ("404", "Invitation not found"), ("410", "This invitation has expired")]))
+        .post("/invitations/{token}/decline", decline_invitation, operation("Turn the invitation down (public: the link is the secret); its seat is free at once")
+            .token_param("token")
+            .answers(("200", ok("Invitation declined", None)), &[("404", "Invitation not found"), ("410", "This invitation has expired")]))
 }
 
 #[derive(Serialize)]
@@ -281,6 +284,15 @@ async fn show_invitation(
     Ok(Reply::data(InvitationData {
         invitation: shown.into(),
     }))
+}
+
+async fn decline_invitation(
+    State(state): State<AppState>,
+    caller: Caller,
+    Segments(token): Segments<String>,
+) -> Answer {
+    invitations::decline(&state, &token, &caller.client).await?;
+    Ok(Reply::message(invitations::DECLINED))
 }
 
 async fn accept_invitation(

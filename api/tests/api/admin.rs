@@ -290,6 +290,9 @@ db_test! {
         let refused = json_of(app.login("member@example.com", PASSWORD).await, StatusCode::FORBIDDEN).await;
         assert_eq!(refused["message"], "This account has been suspended");
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_suspended' AND detail = 'Spam invitations' AND actor_id IS NOT NULL").await, 1);
+        // Suspending it again changes nothing, and records nothing.
+        json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/suspend"), json!({ "reason": "Twice" })).await, StatusCode::OK).await;
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'account_suspended'").await, 1);
 
         let restored = json_of(app.post_as(&boss, &format!("/api/admin/users/{target}/restore"), json!({})).await, StatusCode::OK).await;
         assert_eq!(restored["message"], "Account restored");
@@ -324,6 +327,9 @@ db_test! {
         let target = id_of(&app, &deputy).await;
         let bad = json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({ "role": "king" })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(bad["errors"]["role"], "Role must be career, campus, hire or admin");
+        // Left out, as in an organization's role change: required, not wrong.
+        let missing = json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(missing["errors"]["role"], "Role is required");
         let updated = json_of(app.put_as(&boss, &format!("/api/admin/users/{target}/role"), json!({ "role": "admin" })).await, StatusCode::OK).await;
         assert_eq!(updated["message"], "Role updated");
         assert_eq!(updated["data"]["user"]["role"], "admin");
@@ -369,6 +375,14 @@ db_test! {
         let picture = json_of(app.get_as(&boss, &format!("/api/admin/users/{target}")).await, StatusCode::OK).await;
         let data = &picture["data"];
         assert_eq!(data["user"]["email"], "member@example.com");
+        // The OpenAPI document describes every part of the page, not the account alone.
+        let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
+        let described = &doc["paths"]["/admin/users/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["data"];
+        let mut parts: Vec<&str> = data.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut required: Vec<&str> = described["required"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+        parts.sort_unstable();
+        required.sort_unstable();
+        assert_eq!(parts, required, "{described}");
         assert_eq!(data["sessions"].as_array().unwrap().len(), 1);
         assert_eq!(data["sessions"][0]["current"], false, "another person's session is not this request's");
         // The admin's own page marks the session of this request.
@@ -490,9 +504,13 @@ db_test! {
         let unchanged = app.graphql(Some(&boss), "mutation($id: ID!) { setSeatLimit(id: $id) { organization { seatLimit } } }", json!({ "id": id })).await;
         assert_eq!(unchanged["data"]["setSeatLimit"]["organization"]["seatLimit"], 40, "{unchanged}");
         // Nothing changed (no seat limit given, or the one it has): nothing written, no event.
-        json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({})).await, StatusCode::OK).await;
+        let nothing = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({})).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(nothing["errors"], json!({ "seatLimit": "Seat limit is required" }), "the document calls it required");
         json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 40 })).await, StatusCode::OK).await;
         assert_eq!(events().await, before, "no event for a change that changed nothing");
+        // An event says what changed, from what to what.
+        let noted = app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_updated' AND detail LIKE '%: seat limit 30 → 40'").await;
+        assert_eq!(noted, 1);
         let lifted = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": null })).await;
         assert_eq!(lifted["data"]["setSeatLimit"]["organization"]["seatLimit"], Value::Null, "{lifted}");
     }

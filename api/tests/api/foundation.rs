@@ -539,8 +539,8 @@ db_test! {
             }
         }
         assert_eq!(
-            operations, 67,
-            "SPEC.md section 7's calls, GET /news/{{id}}, the two Google calls, the password change, the three session calls, the four two-factor calls, reauthenticate, API.md's thirteen organization calls, the two sign-in link calls and the link's page check, the seven passkey calls, the five provider calls and the twelve admin console calls"
+            operations, 68,
+            "SPEC.md section 7's calls, GET /news/{{id}}, the two Google calls, the password change, the three session calls, the four two-factor calls, reauthenticate, API.md's thirteen organization calls and declining an invitation, the two sign-in link calls and the link's page check, the seven passkey calls, the five provider calls and the twelve admin console calls"
         );
     }
 }

@@ -296,7 +296,7 @@ db_test! {
         assert_eq!(sent.status(), StatusCode::CREATED);
         json_of(app.delete_as(&owner, &format!("/api/orgs/{org}/members/{rogue_id}")).await, StatusCode::OK).await;
         assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations WHERE status = 'pending'").await, 1);
-        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_member_removed' AND detail LIKE '%1 pending invitations they sent revoked'").await, 1);
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_member_removed' AND detail LIKE '%1 pending invitation they sent revoked'").await, 1);
     }
 }
 
@@ -327,7 +327,7 @@ db_test! {
         let emails: Vec<&str> = left["data"]["items"].as_array().unwrap().iter().map(|i| i["email"].as_str().unwrap()).collect();
         assert_eq!(emails, ["friend@elsewhere.example"], "{left}");
         for kind in ["role_changed", "account_suspended"] {
-            let noted = app.count(&format!("SELECT COUNT(*) FROM audit_events WHERE kind = '{kind}' AND detail LIKE '%1 pending invitations they sent revoked'")).await;
+            let noted = app.count(&format!("SELECT COUNT(*) FROM audit_events WHERE kind = '{kind}' AND detail LIKE '%1 pending invitation they sent revoked'")).await;
             assert_eq!(noted, 1, "{kind}");
         }
     }
@@ -631,6 +631,43 @@ db_test! {
         let joined = json_of(app.post_as(&student, &accept, json!({})).await, StatusCode::OK).await;
         assert_eq!(joined["message"], "You joined City University");
         assert_eq!(joined["data"]["organization"]["memberCount"], 2);
+    }
+}
+
+db_test! {
+    async fn an_invitee_declines_without_an_account_and_the_seat_is_free_at_once(app: TestApp) {
+        let owner = person(&app, "owner@uni.example", "campus").await;
+        let org = organization(&app, &owner, "City University").await;
+        let admin = person(&app, "root@talent.example", "admin").await;
+        json_of(app.put_as(&admin, &format!("/api/orgs/{org}"), json!({ "seatLimit": 2 })).await, StatusCode::OK).await;
+        invite(&app, &owner, &org, &["nobody-yet@uni.example"]).await;
+        let link = invitation_token(&app, "nobody-yet@uni.example", 1).await;
+        // The owner and one pending invitation fill both seats.
+        let full = json_of(app.post_as(&owner, &format!("/api/orgs/{org}/invitations"), json!({ "emails": ["next@uni.example"], "role": "member" })).await, StatusCode::CONFLICT).await;
+        assert_eq!(full["message"], "Seat limit reached");
+
+        // No account and no sign-in needed to say no: the link is the secret.
+        let declined = json_of(app.post(&format!("/api/invitations/{link}/decline"), json!({})).await, StatusCode::OK).await;
+        assert_eq!(declined["message"], "Invitation declined");
+        let gone = json_of(app.get(&format!("/api/invitations/{link}")).await, StatusCode::GONE).await;
+        assert_eq!(gone["message"], "This invitation has expired");
+        let again = json_of(app.post(&format!("/api/invitations/{link}/decline"), json!({})).await, StatusCode::GONE).await;
+        assert_eq!(again["message"], "This invitation has expired");
+        let unknown = app.post("/api/invitations/no-such-link/decline", json!({})).await;
+        assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+        let pending = json_of(app.get_as(&owner, &format!("/api/orgs/{org}/invitations")).await, StatusCode::OK).await;
+        assert_eq!(pending["data"]["items"], json!([]));
+        assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_invitation_declined' AND user_id IS NULL").await, 1);
+        // Its seat is free at once.
+        invite(&app, &owner, &org, &["next@uni.example"]).await;
+
+        // GraphQL says the same, for the same token states.
+        let link = invitation_token(&app, "next@uni.example", 1).await;
+        let decline = "mutation($token: String!) { declineInvitation(token: $token) { message } }";
+        let done = app.graphql(None, decline, json!({ "token": link })).await;
+        assert_eq!(done["data"]["declineInvitation"]["message"], "Invitation declined", "{done}");
+        let twice = app.graphql(None, decline, json!({ "token": link })).await;
+        assert_eq!(twice["errors"][0]["message"], "This invitation has expired", "{twice}");
     }
 }
 
