@@ -72,6 +72,36 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
     });
   });
 
+  test('an invitee with no account declines from the link, and the link is done with', async () => {
+    const owner = await verifiedAccount(app.baseURL, { name: 'Dana Owner', email: 'dana.owner@example.com', role: 'hire' });
+    const post = async (path, body) => {
+      const response = await fetch(`${app.baseURL}/api${path}`, { method: 'POST', headers: { Authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json() };
+    };
+    const created = await post('/orgs', { name: 'Delta Hiring' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const organizationId = created.body.data.organization.id;
+    const sent = await post(`/orgs/${organizationId}/invitations`, { emails: ['nina.no@example.com'], role: 'member' });
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    const link = await latestInvitationLink(app.baseURL, 'nina.no@example.com');
+
+    await withPage(browser, app.baseURL, 'organizations decliner', async (page) => {
+      await page.goto(link);
+      const main = page.locator('main');
+      await main.getByRole('heading', { level: 1, name: 'Join Delta Hiring' }).waitFor();
+      await main.getByRole('button', { name: 'Decline' }).click();
+      await toast(page, 'Invitation declined').waitFor();
+      await main.getByRole('heading', { level: 1, name: 'Invitation declined' }).waitFor();
+      await main.getByText('You will not join Delta Hiring, and the link no longer works.', { exact: false }).waitFor();
+      await expectAccessible(page, '/invitations/{token} declined');
+      // Opened again, the link says it has expired.
+      await page.reload();
+      await main.getByRole('heading', { level: 1, name: 'This invitation has expired' }).waitFor();
+    });
+    const pending = await getApi(`/orgs/${organizationId}/invitations`, owner.token);
+    assert.deepEqual(pending.body.data.items, [], 'the owner has nothing pending');
+  });
+
   test('a Hire owner creates an organization and invites by CSV; the invitee registers from the link, accepts, is made an admin and leaves', async () => {
     const owner = await verifiedAccount(app.baseURL, { name: 'Olivia Owner', email: 'olivia.owner@example.com', role: 'hire' });
     const invitee = { name: 'Ivan Invitee', email: 'ivan.invitee@example.com', password: 'quietRiver42' };

@@ -24,6 +24,38 @@ describe('InvitationPage', () => {
     expect(screen.queryByRole('button', { name: 'Accept invitation' })).not.toBeInTheDocument();
   });
 
+  it('lets a visitor with no account decline, and then says the link is done with', async () => {
+    const api = mockOrgApi(
+      {
+        'GET /invitations/tok-1': ok({ invitation: invitationDetails() }),
+        'POST /invitations/tok-1/decline': ok(null, 'Invitation declined'),
+      },
+      null,
+    );
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Invitation declined' })).toBeInTheDocument();
+    expect(screen.getByText(/You will not join/)).toHaveTextContent('You will not join Acme Hiring, and the link no longer works.');
+    expect(screen.queryByRole('link', { name: 'Sign in' })).not.toBeInTheDocument();
+    expect(api.callsTo('POST', '/invitations/tok-1/decline')).toHaveLength(1);
+    expect(document.title).toContain('Invitation declined');
+  });
+
+  it('shows the expired page when declining finds the invitation gone', async () => {
+    mockOrgApi(
+      {
+        'GET /invitations/tok-1': ok({ invitation: invitationDetails() }),
+        'POST /invitations/tok-1/decline': fail(410, 'This invitation has expired', 'TOKEN_EXPIRED'),
+      },
+      ravi,
+    );
+    const events = userEvent.setup();
+    render();
+    await events.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'This invitation has expired' })).toBeInTheDocument();
+  });
+
   it('accepts for a signed-in person (the address in any case) and opens the organization', async () => {
     const api = mockOrgApi(
       {

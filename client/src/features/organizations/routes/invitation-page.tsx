@@ -8,6 +8,7 @@ import { useConfig } from '@/lib/config-context';
 import { useSession } from '@/lib/session';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { acceptInvitation } from '../api/accept-invitation';
+import { declineInvitation } from '../api/decline-invitation';
 import { getInvitation } from '../api/get-invitation';
 import { failureMessage, statusOf } from '../api/request';
 import type { InvitationDetails } from '../api/types';
@@ -17,6 +18,7 @@ import { formatDate, KIND_LABELS, roleWithArticle } from '../utils/labels';
 
 export const NOT_FOUND_TITLE = 'Invitation not found';
 export const EXPIRED_TITLE = 'This invitation has expired';
+export const DECLINED_TITLE = 'Invitation declined';
 
 function Card({ title, eyebrow, children }: { title: string; eyebrow?: string; children: ReactNode }) {
   return (
@@ -39,9 +41,11 @@ export function InvitationPage() {
   const { apiBaseUrl } = useConfig();
   const { resource } = useResource(token, async (signal) => (await getInvitation(apiBaseUrl, token, signal)).data.invitation);
   const [expired, setExpired] = useState(false);
+  const [declined, setDeclined] = useState<string | null>(null);
   const status = resource.status === 'error' ? statusOf(resource.error) : undefined;
-  const title =
-    expired || status === 410
+  const title = declined
+    ? DECLINED_TITLE
+    : expired || status === 410
       ? EXPIRED_TITLE
       : status === 404
         ? NOT_FOUND_TITLE
@@ -50,6 +54,15 @@ export function InvitationPage() {
           : 'Invitation';
   usePageMeta(title, 'An invitation to join an organization on Talent Suite.');
 
+  if (declined) {
+    return (
+      <Card title={DECLINED_TITLE}>
+        <p className="text-ink-700">
+          You will not join <strong>{declined}</strong>, and the link no longer works. If you change your mind, ask the person who invited you for a new invitation.
+        </p>
+      </Card>
+    );
+  }
   if (expired || status === 410) {
     return (
       <Card title={EXPIRED_TITLE}>
@@ -80,27 +93,48 @@ export function InvitationPage() {
   }
   return (
     <Card title={title} eyebrow={KIND_LABELS[resource.data.organization.kind]}>
-      <InvitationBody token={token} invitation={resource.data} onExpired={() => setExpired(true)} />
+      <InvitationBody token={token} invitation={resource.data} onExpired={() => setExpired(true)} onDeclined={() => setDeclined(resource.data.organization.name)} />
     </Card>
   );
 }
 
-function InvitationBody({ token, invitation, onExpired }: { token: string; invitation: InvitationDetails; onExpired: () => void }) {
+type BodyProps = { token: string; invitation: InvitationDetails; onExpired: () => void; onDeclined: () => void };
+
+function InvitationBody({ token, invitation, onExpired, onDeclined }: BodyProps) {
   const { apiBaseUrl } = useConfig();
   const navigate = useNavigate();
   const session = useSession();
-  const [pending, setPending] = useState(false);
+  const [pending, setPending] = useState<'accept' | 'decline' | null>(null);
   const here = paths.invitation.getHref(token);
 
+  // Saying no needs no account: the link came to the invited address alone.
+  const decline = async () => {
+    setPending('decline');
+    try {
+      const result = await declineInvitation(apiBaseUrl, token);
+      accountToast.success(result.message || DECLINED_TITLE);
+      onDeclined();
+    } catch (error) {
+      accountToast.error(failureMessage(error));
+      setPending(null);
+      if (statusOf(error) === 410) onExpired();
+    }
+  };
+  const declineButton = (
+    <button type="button" disabled={pending !== null} onClick={() => void decline()} className={buttonClass('secondary', 'md')}>
+      {pending === 'decline' ? 'Declining…' : 'Decline'}
+    </button>
+  );
+
   const accept = async () => {
-    setPending(true);
+    setPending('accept');
     try {
       const result = await acceptInvitation(apiBaseUrl, token);
       accountToast.success(result.message || `You joined ${invitation.organization.name}`);
       void navigate(paths.organization.getHref(result.data.organization.id));
     } catch (error) {
       accountToast.error(failureMessage(error));
-      setPending(false);
+      setPending(null);
       if (statusOf(error) === 410) onExpired();
     }
   };
@@ -121,6 +155,7 @@ function InvitationBody({ token, invitation, onExpired }: { token: string; invit
           <Link to={paths.auth.register.getHref({ email: invitation.email, next: here })} className={buttonClass('secondary', 'md')}>
             Register
           </Link>
+          {declineButton}
         </div>
       </>
     );
@@ -134,10 +169,11 @@ function InvitationBody({ token, invitation, onExpired }: { token: string; invit
             You are signed in as <strong className="break-all">{signedInAs}</strong>. This invitation is for <strong className="break-all">{invitation.email}</strong>: sign in with that address to accept it.
           </p>
         ) : null}
-        <div>
-          <button type="button" disabled={pending} onClick={() => void accept()} className={buttonClass('primary', 'md')}>
-            {pending ? 'Accepting…' : 'Accept invitation'}
+        <div className="flex flex-wrap gap-3">
+          <button type="button" disabled={pending !== null} onClick={() => void accept()} className={buttonClass('primary', 'md')}>
+            {pending === 'accept' ? 'Accepting…' : 'Accept invitation'}
           </button>
+          {declineButton}
         </div>
       </>
     );
