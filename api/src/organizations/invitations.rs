@@ -173,7 +173,9 @@ pub async fn invite(
             }
         }
         let count = u64::try_from(fresh.len()).unwrap_or(u64::MAX);
-        if let Some(limit) = org.seat_limit {
+        // A call that would send nothing takes no seat, even in an organization already past
+        // a lowered limit: its skips are the answer.
+        if let Some(limit) = org.seat_limit.filter(|_| count > 0) {
             let member_count = organization_members::Entity::find()
                 .filter(organization_members::Column::OrganizationId.eq(org.id))
                 .count(&txn)

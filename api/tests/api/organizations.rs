@@ -623,6 +623,11 @@ db_test! {
         let accept = format!("/api/invitations/{link}/accept");
         let full = json_of(app.post_as(&student, &accept, json!({})).await, StatusCode::CONFLICT).await;
         assert_eq!(full["message"], "Seat limit reached");
+        // Inviting someone already invited (or a member) sends nothing and takes no seat: the
+        // skip is the answer, not the full organization.
+        let again = invite(&app, &owner, &org, &["s1@uni.example", "owner@uni.example"]).await;
+        assert_eq!(again["invitations"], json!([]));
+        assert_eq!(again["skipped"], json!([{ "email": "s1@uni.example", "reason": "invited" }, { "email": "owner@uni.example", "reason": "member" }]));
         let kept = json_of(app.get(&format!("/api/invitations/{link}")).await, StatusCode::OK).await;
         assert_eq!(kept["data"]["invitation"]["status"], "pending");
         assert_eq!(app.get_as(&student, &format!("/api/orgs/{org}")).await.status(), StatusCode::NOT_FOUND);
