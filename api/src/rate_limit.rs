@@ -56,6 +56,26 @@ pub async fn hit(
     Ok(())
 }
 
+/// Takes back one [`hit`] of `key`: a request that a longer limit then refused leaves no mark
+/// on the shorter one (a refused code request must not restart the resend cooldown, or the
+/// wait it is told would be the cooldown's, not the longer limit's).
+///
+/// # Errors
+/// On a database failure.
+pub async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+    let sql = match db.get_database_backend() {
+        DatabaseBackend::Postgres => "UPDATE rate_limits SET hits = hits - 1 WHERE key = $1 AND hits > 0",
+        _ => "UPDATE rate_limits SET hits = hits - 1 WHERE key = ?1 AND hits > 0",
+    };
+    db.execute_raw(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        sql,
+        [key.into()],
+    ))
+    .await?;
+    Ok(())
+}
+
 /// A growing delay instead of a fixed lock: the first `free` failures cost nothing, then each
 /// one blocks the key for twice as long as the one before, from `first` up to `max`. Counts
 /// are forgotten after `forget_after` without a failure.

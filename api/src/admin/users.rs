@@ -337,6 +337,9 @@ pub async fn suspend(
         return Ok(());
     }
     sessions::end_all(&txn, user_id, None).await?;
+    // Nor may a link or code mailed before it change the password or sign in once the
+    // suspension is lifted: whoever was locked out must ask again.
+    crate::accounts::forget_mailed_secrets(&txn, user_id, None).await?;
     // Nobody joins an organization on the word of a suspended account.
     let revoked = invitations::revoke_beyond(&txn, user_id, None, None).await?;
     Event::new(Kind::AccountSuspended, Some(user_id), client)

@@ -356,6 +356,10 @@ impl AccountsMutation {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
         sessions::revoke(state, &viewer, &id, &meta.client).await.gql()?;
+        // This very session, by its id, is a logout: the browser forgets the cookie too.
+        if uuid::Uuid::parse_str(&id).is_ok_and(|id| id == viewer.session_id) {
+            ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
+        }
         Ok(MessagePayload::new(sessions::REVOKED))
     }
 

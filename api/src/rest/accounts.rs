@@ -374,7 +374,14 @@ async fn revoke_session(
     viewer: Viewer,
 ) -> Answer {
     sessions::revoke(&state, &viewer, &id, &caller.client).await?;
-    Ok(Reply::message(sessions::REVOKED))
+    let reply = Reply::message(sessions::REVOKED);
+    // Signing out this very session by its id is a logout: the browser forgets the cookie too.
+    let this_one = uuid::Uuid::parse_str(&id).is_ok_and(|id| id == viewer.session_id);
+    Ok(if this_one {
+        reply.with_cookies([cookie::clear(&state.config)])
+    } else {
+        reply
+    })
 }
 
 async fn revoke_other_sessions(State(state): State<AppState>, caller: Caller, viewer: Viewer) -> Answer {

@@ -76,7 +76,9 @@ db_test! {
             let mine = json_of(app.get_as(&laptop, "/api/users/sessions").await, StatusCode::OK).await;
             mine["data"]["sessions"][0]["id"].as_str().unwrap().to_owned()
         };
-        json_of(app.delete_as(&here, &format!("/api/users/sessions/{laptop_id}")).await, StatusCode::OK).await;
+        let other = app.delete_as(&here, &format!("/api/users/sessions/{laptop_id}")).await;
+        assert!(other.headers().get("set-cookie").is_none(), "another session's end leaves this browser's cookie");
+        json_of(other, StatusCode::OK).await;
         json_of(app.get_as(&laptop, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
         json_of(app.get_as(&tablet, "/api/auth/verify").await, StatusCode::OK).await;
 
@@ -95,5 +97,13 @@ db_test! {
         json_of(app.get_as(&here, "/api/auth/verify").await, StatusCode::OK).await;
         let left = json_of(app.get_as(&here, "/api/users/sessions").await, StatusCode::OK).await;
         assert_eq!(left["data"]["sessions"].as_array().unwrap().len(), 1);
+
+        // This very session, by its id: a logout, so the browser forgets the cookie too.
+        let here_id = left["data"]["sessions"][0]["id"].as_str().unwrap().to_owned();
+        let own = app.delete_as(&here, &format!("/api/users/sessions/{here_id}")).await;
+        let cleared = own.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+        assert!(cleared.contains("Max-Age=0"), "{cleared}");
+        json_of(own, StatusCode::OK).await;
+        json_of(app.get_as(&here, "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
     }
 }

@@ -168,8 +168,15 @@ db_test! {
         app.signed_up("member@example.com").await;
         let page = json_of(app.get_as(&boss, "/api/admin/users?query=member%40").await, StatusCode::OK).await;
         let member = page["data"]["items"][0]["id"].as_str().unwrap().to_owned();
+        // A reset link mailed before the suspension...
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "member@example.com" })).await, StatusCode::OK).await;
+        let mails = app.mail.wait_for("member@example.com", 2).await;
+        let reset = reset_token_in(mails.iter().find(|m| m.text().contains("/reset-password/")).unwrap());
         let mails_before = app.count("SELECT COUNT(*) FROM mail_outbox WHERE recipient = 'member@example.com' AND subject <> ''").await;
         assert_eq!(app.post_as(&boss, &format!("/api/admin/users/{member}/suspend"), json!({ "reason": "Spam" })).await.status(), StatusCode::OK);
+        // ...changes no password after it, and mails no "password changed" note.
+        let refused = json_of(app.post(&format!("/api/auth/reset-password/{reset}"), json!({ "password": "newpass123" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(refused["message"], "Reset link is invalid");
         // The same answers as for anyone, and nothing in the mailbox: neither a link nor the
         // note that there is no account (there is one, and registering again would be refused).
         let forgot = json_of(app.post("/api/auth/forgot-password", json!({ "email": "member@example.com" })).await, StatusCode::OK).await;

@@ -265,8 +265,18 @@ db_test! {
             json_of(app.send_code(email).await, StatusCode::OK).await;
         }
         app.sql("DELETE FROM rate_limits WHERE key LIKE 'otp-send:%'").await;
-        let body = json_of(app.send_code(email).await, StatusCode::TOO_MANY_REQUESTS).await;
+        let response = app.send_code(email).await;
+        let first_wait: u64 = response.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+        let body = json_of(response, StatusCode::TOO_MANY_REQUESTS).await;
         assert_eq!(body["message"], "Too many codes requested for this email. Please try again later.");
+        assert!(first_wait > 60, "the hour's wait, not the cooldown's: {first_wait}");
+        // Asked again at once, the answer is still the hour's: the refused request did not
+        // start the resend cooldown, whose "Please wait" would promise a code in a minute.
+        let again = app.send_code(email).await;
+        let wait: u64 = again.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+        let body = json_of(again, StatusCode::TOO_MANY_REQUESTS).await;
+        assert_eq!(body["message"], "Too many codes requested for this email. Please try again later.");
+        assert!(wait > 60, "{wait}");
     }
 }
 

@@ -49,6 +49,8 @@ describe('the shared field rules', () => {
 
   it('wants at least 6 characters of a new password at registration', () => {
     expect(newPasswordError('')).toBe('Password is required');
+    expect(newPasswordError('      ')).toBe('Password is required');
+    expect(newPasswordError(' ab12 ')).toBeUndefined();
     expect(newPasswordError('12345')).toBe('Minimum 6 characters');
     expect(newPasswordError('123456')).toBeUndefined();
   });

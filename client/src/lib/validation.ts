@@ -50,9 +50,9 @@ export function passwordError(password: string): string | undefined {
   return password === '' ? 'Password is required' : undefined;
 }
 
-/** The password chosen at registration: at least 6 characters. */
+/** The password chosen at registration: at least 6 characters, not all of them blank. */
 export function newPasswordError(password: string): string | undefined {
-  if (password === '') return 'Password is required';
+  if (password.trim() === '') return 'Password is required';
   return password.length < PASSWORD_MIN_LENGTH ? 'Minimum 6 characters' : undefined;
 }
 

@@ -20,9 +20,12 @@ impl Password {
     /// The registration rule.
     ///
     /// # Errors
-    /// 'Password is required' or 'Minimum 6 characters'.
+    /// 'Password is required' (nothing, or only spaces: no password a person means) or
+    /// 'Minimum 6 characters'.
     pub fn parse_new(value: Option<&str>) -> Result<Self, String> {
-        let value = value.filter(|v| !v.is_empty()).ok_or("Password is required")?;
+        let value = value
+            .filter(|v| !v.trim().is_empty())
+            .ok_or("Password is required")?;
         let len = value.chars().count();
         if len < 6 {
             return Err("Minimum 6 characters".to_owned());
@@ -98,6 +101,19 @@ mod tests {
             "Minimum 6 characters"
         );
         assert!(Password::parse_new(Some("k7#Lm2")).is_ok());
+        // Six spaces are six characters, but no password anyone means.
+        assert_eq!(
+            Password::parse_new(Some("      ")).unwrap_err(),
+            "Password is required"
+        );
+        assert_eq!(
+            Password::parse_new(Some("\t \n   ")).unwrap_err(),
+            "Password is required"
+        );
+        assert!(
+            Password::parse_new(Some(" k7#Lm ")).is_ok(),
+            "spaces around a password are part of it"
+        );
     }
 
     #[test]
