@@ -182,6 +182,19 @@ fn encode_cursor(name_key: &str, id: Uuid) -> String {
     URL_SAFE_NO_PAD.encode(format!("{name_key}\u{0}{id}"))
 }
 
+/// A console list's page request (50 by default, 100 at most, after a cursor of
+/// [`decode_cursor`]'s), reported with the filters' `errors` in one answer.
+///
+/// # Errors
+/// Every field error at once: the filters', the limit's and the cursor's.
+fn console_page(
+    errors: crate::error::FieldErrors,
+    limit: Option<i32>,
+    cursor: Option<&str>,
+) -> Result<PageRequest<(String, Uuid)>> {
+    errors.together(crate::paging::page_request(limit, 50, 100, cursor, decode_cursor))
+}
+
 fn decode_cursor(raw: &str) -> Option<(String, Uuid)> {
     let text = String::from_utf8(URL_SAFE_NO_PAD.decode(raw).ok()?).ok()?;
     let (name_key, id) = text.split_once('\u{0}')?;

@@ -5,13 +5,12 @@ use entity::organizations;
 use sea_orm::Condition;
 use uuid::Uuid;
 
-use super::{Order, decode_cursor, ordered_page, require_admin, search_query, starts_with};
+use super::{Order, console_page, ordered_page, require_admin, search_query, starts_with};
 use crate::{
     accounts::sessions::Viewer,
     context::Context,
     error::{FieldErrors, Result},
     organizations::{View, member_counts},
-    paging::page_request,
 };
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -37,13 +36,7 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: OrgSearchForm) -> Resu
     let query = errors
         .check("query", search_query(form.query.as_deref()))
         .flatten();
-    let page = errors.together(page_request(
-        form.limit,
-        50,
-        100,
-        form.cursor.as_deref(),
-        decode_cursor,
-    ))?;
+    let page = console_page(errors, form.limit, form.cursor.as_deref())?;
     let mut condition = Condition::all();
     if let Some(q) = &query {
         condition = condition.add(starts_with(ctx.db.get_database_backend(), "name", true, q));

@@ -15,7 +15,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::{Order, decode_cursor, ordered_page, require_admin, search_query, starts_with};
+use super::{Order, console_page, ordered_page, require_admin, search_query, starts_with};
 use crate::{
     accounts::{
         email_code::{self, SendCodeForm},
@@ -27,7 +27,6 @@ use crate::{
     context::Context,
     error::{Error, FieldErrors, Result},
     organizations::{self, View, invitations},
-    paging::page_request,
 };
 
 pub const NOT_FOUND: &str = "User not found";
@@ -148,13 +147,7 @@ pub async fn search(ctx: &Context, viewer: &Viewer, form: SearchForm) -> Result<
         .as_deref()
         .filter(|s| !s.trim().is_empty())
         .and_then(|s| errors.check("status", parse_status(s)));
-    let page = errors.together(page_request(
-        form.limit,
-        50,
-        100,
-        form.cursor.as_deref(),
-        decode_cursor,
-    ))?;
+    let page = console_page(errors, form.limit, form.cursor.as_deref())?;
     let backend = ctx.db.get_database_backend();
     let mut condition = Condition::all();
     // A query with an @ is the start of an address, in address order; any other the start of

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import type { OAuthClient } from '../api/oauth-clients';
 import { ApolloFrame } from '../testing/apollo-frame';
-import { mockAdminApi } from '../testing/mock-admin-api';
+import { mockAdminApi, reauthenticates } from '../testing/mock-admin-api';
 import { AdminApplicationsPage } from './admin-applications-page';
 
 const render = () =>
@@ -106,10 +106,9 @@ describe('AdminApplicationsPage', () => {
             confirmed
               ? { rotateOAuthClientSecret: { __typename: 'OAuthClientSecretPayload', client: typed(partner), clientSecret: 'n3w-s3cret' } }
               : { errors: [{ message: "Please confirm it's you to make this change", extensions: { code: 'REAUTHENTICATION_REQUIRED' } }] },
-          Reauthenticate: () => {
+          Reauthenticate: reauthenticates(() => {
             confirmed = true;
-            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
-          },
+          }),
         },
       },
     );

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithApp } from '@/test/render';
 import { ApolloFrame } from '../testing/apollo-frame';
-import { adminUser, auditEvent, fail, mockAdminApi, ok, userDetails } from '../testing/mock-admin-api';
+import { adminUser, auditEvent, fail, mockAdminApi, ok, reauthenticates, userDetails } from '../testing/mock-admin-api';
 import { AdminUserPage } from './admin-user-page';
 
 const render = (id = 'u1') =>
@@ -98,10 +98,9 @@ describe('AdminUserPage', () => {
       },
       {
         graphql: {
-          Reauthenticate: () => {
+          Reauthenticate: reauthenticates(() => {
             confirmed = true;
-            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
-          },
+          }),
         },
       },
     );
@@ -234,10 +233,9 @@ describe('AdminUserPage', () => {
       },
       {
         graphql: {
-          Reauthenticate: () => {
+          Reauthenticate: reauthenticates(() => {
             confirmed = true;
-            return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
-          },
+          }),
         },
       },
     );

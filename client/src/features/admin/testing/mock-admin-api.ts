@@ -9,6 +9,14 @@ export type Call = { method: string; path: string; body: unknown };
 /** A GraphQL operation's answer, by operation name. */
 type GraphQLHandler = (variables: Record<string, unknown>) => unknown;
 
+/** `Reauthenticate` as the server answers a right password: thanks, after `confirmed` runs. */
+export const reauthenticates =
+  (confirmed: () => void): GraphQLHandler =>
+  () => {
+    confirmed();
+    return { reauthenticate: { __typename: 'MessagePayload', message: "Thanks, it's you" } };
+  };
+
 /**
  * Stubs fetch for the console: `routes` maps `"METHOD /path?query"` (under /api) to a reply or
  * a function of the request body, and `graphql` maps operation names to their `data` (or to
