@@ -91,8 +91,10 @@ describe('AdminApplicationsPage', () => {
     expect(await screen.findByText('new-app')).toBeInTheDocument();
     const listed = screen.getAllByTestId('oauth-client');
     expect(listed.map((item) => within(item).getByText(/^ID tokens signed with/).parentElement?.textContent)).toEqual(['ID tokens signed with RS256', 'ID tokens signed with EdDSA']);
-    expect(within(form).getByRole('textbox', { name: /Name/ })).toHaveValue('');
-    expect(within(signatures).getByRole('radio', { name: /RS256/ })).toBeChecked();
+    // A new, empty form for the next one.
+    const next = screen.getByRole('form', { name: 'Register an application' });
+    expect(within(next).getByRole('textbox', { name: /Name/ })).toHaveValue('');
+    expect(within(within(next).getByRole('group', { name: 'ID token signature' })).getByRole('radio', { name: /RS256/ })).toBeChecked();
   });
 
   it('asks a stale sign-in to confirm it is the admin, then rotates the secret it was asked to', async () => {
@@ -123,6 +125,39 @@ describe('AdminApplicationsPage', () => {
     const shown = await screen.findByRole('dialog', { name: 'New secret for Partner App' });
     expect(within(shown).getByText('n3w-s3cret')).toBeInTheDocument();
     expect(api.operations.map((operation) => operation.operationName).filter((name) => name !== 'OAuthClients')).toEqual(['RotateOAuthClientSecret', 'Reauthenticate', 'RotateOAuthClientSecret']);
+  });
+
+  it('registers after a stale sign-in confirms it is the admin, and clears the form', async () => {
+    let confirmed = false;
+    mockAdminApi(
+      {},
+      {
+        graphql: {
+          OAuthClients: () => ({ oauthClients: [] }),
+          CreateOAuthClient: () =>
+            confirmed
+              ? { createOAuthClient: { __typename: 'OAuthClientSecretPayload', client: typed({ ...partner, clientId: 'new-app', name: 'Mentor Hub' }), clientSecret: 's3cret-once' } }
+              : { errors: [{ message: "Please confirm it's you to make this change", extensions: { code: 'REAUTHENTICATION_REQUIRED' } }] },
+          Reauthenticate: reauthenticates(() => {
+            confirmed = true;
+          }),
+        },
+      },
+    );
+    const events = userEvent.setup();
+    render();
+    const form = await screen.findByRole('form', { name: 'Register an application' });
+    await events.type(within(form).getByRole('textbox', { name: /Name/ }), 'Mentor Hub');
+    await events.type(within(form).getByRole('textbox', { name: /Redirect URIs/ }), 'https://mentor.example/cb');
+    await events.click(within(form).getByRole('button', { name: 'Create application' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    // What was typed waits behind the dialog.
+    expect(within(form).getByRole('textbox', { name: /Name/ })).toHaveValue('Mentor Hub');
+    await events.type(within(confirm).getByLabelText('Password'), 'adminPass42');
+    await events.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    const shown = await screen.findByRole('dialog', { name: 'Mentor Hub is registered' });
+    expect(within(shown).getByText('s3cret-once')).toBeInTheDocument();
+    expect(within(screen.getByRole('form', { name: 'Register an application', hidden: true })).getByRole('textbox', { name: /Name/, hidden: true })).toHaveValue('');
   });
 
   it('rotates a secret after asking, and deletes an application after asking', async () => {

@@ -30,6 +30,8 @@ export function AdminApplicationsPage() {
   // The secret lives here only while its dialog is open: closing it drops the last copy.
   const [secret, setSecret] = useState<{ title: string; shown: OAuthClientSecret } | null>(null);
   const [asking, setAsking] = useState<Asking>(null);
+  // A new form after each registration, also one made again after "Confirm it's you".
+  const [formKey, setFormKey] = useState(0);
   const clients = data?.oauthClients ?? [];
   const session = useSession();
   // Registering, re-keying and deleting make or end credentials: a sign-in that is not recent
@@ -41,7 +43,10 @@ export function AdminApplicationsPage() {
       const result = await createClient({ variables: { input } });
       const created = result.data?.createOAuthClient;
       setFormErrors({});
-      if (created) setSecret({ title: `${created.client.name} is registered`, shown: created });
+      if (created) {
+        setSecret({ title: `${created.client.name} is registered`, shown: created });
+        setFormKey((key) => key + 1);
+      }
       return true;
     } catch (failure) {
       // The form keeps what was typed while the dialog is open; confirmed, it is sent again.
@@ -88,7 +93,7 @@ export function AdminApplicationsPage() {
       </div>
       <SectionCard title="Registered applications">{list}</SectionCard>
       <SectionCard title="Register an application">
-        <ClientForm pending={createState.loading} errors={formErrors} onCreate={create} />
+        <ClientForm key={formKey} pending={createState.loading} errors={formErrors} onCreate={create} />
       </SectionCard>
 
       <ConfirmDialog
