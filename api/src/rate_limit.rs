@@ -56,13 +56,31 @@ pub async fn hit(
     Ok(())
 }
 
-/// Takes back one [`hit`] of `key`: a request that a longer limit then refused leaves no mark
-/// on the shorter one (a refused code request must not restart the resend cooldown, or the
-/// wait it is told would be the cooldown's, not the longer limit's).
+/// One of several windows a request counts in: its key, window, most hits and refusal.
+pub type Limit<'a> = (&'a str, Duration, i32, &'a str);
+
+/// [`hit`]s each limit in turn, shortest window first; the first to refuse is the answer, and
+/// the hits taken before it are given back. A request refused by a longer window sent
+/// nothing, so it must leave no mark on a shorter one: a code request refused by the hour's cap
+/// must not restart the resend cooldown, or the next one would be told the cooldown's minute
+/// instead of the hour's wait.
 ///
 /// # Errors
-/// On a database failure.
-pub async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+/// The first refusal (429 with its Retry-After), or a database failure.
+pub async fn hit_all(db: &impl ConnectionTrait, limits: &[Limit<'_>]) -> Result<()> {
+    for (taken, &(key, window, max, message)) in limits.iter().enumerate() {
+        if let Err(refused) = hit(db, key, window, max, message).await {
+            for &(earlier, ..) in &limits[..taken] {
+                unhit(db, earlier).await?;
+            }
+            return Err(refused);
+        }
+    }
+    Ok(())
+}
+
+/// Takes back one [`hit`] of `key`.
+async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
     let sql = match db.get_database_backend() {
         DatabaseBackend::Postgres => "UPDATE rate_limits SET hits = hits - 1 WHERE key = $1 AND hits > 0",
         _ => "UPDATE rate_limits SET hits = hits - 1 WHERE key = ?1 AND hits > 0",

@@ -90,25 +90,20 @@ pub async fn send_by(
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
     // Kept per email, known or not, so the limits reveal nothing either.
     let subject = ctx.keys.keyed_hash(&[email.as_str()]);
-    let cooldown = format!("otp-send:{subject}");
-    rate_limit::hit(&ctx.db, &cooldown, RESEND_COOLDOWN, 1, COOLDOWN).await?;
-    // Refused by the hour's or the day's count, a request sends nothing: it neither starts the
-    // cooldown (the next one must hear the long wait, not "Please wait" and 60 s) nor, when the
-    // day refused it, counts in the hour.
-    let hour = format!("otp-hour:{subject}");
-    if let Err(refused) =
-        rate_limit::hit(&ctx.db, &hour, Duration::hours(1), MAX_PER_HOUR, TOO_MANY_CODES).await
-    {
-        rate_limit::unhit(&ctx.db, &cooldown).await?;
-        return Err(refused);
-    }
-    let day = format!("otp-day:{subject}");
-    if let Err(refused) = rate_limit::hit(&ctx.db, &day, Duration::days(1), MAX_PER_DAY, TOO_MANY_CODES).await
-    {
-        rate_limit::unhit(&ctx.db, &cooldown).await?;
-        rate_limit::unhit(&ctx.db, &hour).await?;
-        return Err(refused);
-    }
+    let (cooldown, hour, day) = (
+        format!("otp-send:{subject}"),
+        format!("otp-hour:{subject}"),
+        format!("otp-day:{subject}"),
+    );
+    rate_limit::hit_all(
+        &ctx.db,
+        &[
+            (&cooldown, RESEND_COOLDOWN, 1, COOLDOWN),
+            (&hour, Duration::hours(1), MAX_PER_HOUR, TOO_MANY_CODES),
+            (&day, Duration::days(1), MAX_PER_DAY, TOO_MANY_CODES),
+        ],
+    )
+    .await?;
 
     let user = find_by_email(&ctx.db, &email).await?;
     let waiting = user

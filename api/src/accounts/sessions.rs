@@ -467,16 +467,19 @@ pub async fn devices_of(ctx: &Context, user_id: Uuid, current: Option<Uuid>) -> 
 
 pub const SESSION_NOT_FOUND: &str = "Session not found";
 
-/// Signs out one of the viewer's sessions (another device, or this one).
+/// Signs out one of the viewer's sessions (another device, or this one). True when it was
+/// this one: a logout, after which the skins clear the cookie as logout does.
 ///
 /// # Errors
 /// 404 for an id that is not one of the viewer's sessions.
 #[tracing::instrument(skip_all)]
-pub async fn revoke(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<()> {
+pub async fn revoke(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInfo) -> Result<bool> {
     end_one(ctx, viewer.user.id, id).await?;
     Event::new(Kind::SessionRevoked, Some(viewer.user.id), client)
         .record(&ctx.db)
-        .await
+        .await?;
+    // `end_one` found the id, so it parses.
+    Ok(Uuid::parse_str(id).is_ok_and(|id| id == viewer.session_id))
 }
 
 /// Ends the session `id` of `user_id`; the clients signed in through it hear of it.

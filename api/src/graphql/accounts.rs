@@ -355,9 +355,8 @@ impl AccountsMutation {
     async fn revoke_session(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<MessagePayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        sessions::revoke(state, &viewer, &id, &meta.client).await.gql()?;
         // This very session, by its id, is a logout: the browser forgets the cookie too.
-        if uuid::Uuid::parse_str(&id).is_ok_and(|id| id == viewer.session_id) {
+        if sessions::revoke(state, &viewer, &id, &meta.client).await.gql()? {
             ctx.append_http_header(SET_COOKIE, cookie::clear(&state.config));
         }
         Ok(MessagePayload::new(sessions::REVOKED))

@@ -20,7 +20,7 @@ use rand::{Rng, rngs::OsRng};
 use regex::Regex;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter,
-    QuerySelect, Set, sea_query::Expr,
+    QuerySelect, Set, TryIntoModel, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -346,11 +346,8 @@ pub async fn update(
     errors.into_result()?;
     // Nothing new (an empty body, or the values it has already): nothing is written, and no
     // event says it changed.
-    let org = &access.org;
-    if unchanged(&row.name, &org.name)
-        && unchanged(&row.slug, &org.slug)
-        && unchanged(&row.seat_limit, &org.seat_limit)
-    {
+    let changed = changes(&access.org, &row.clone().try_into_model()?);
+    if changed.is_empty() {
         return view(&ctx.db, access.org, access.role).await;
     }
     row.updated_at = Set(Utc::now().trunc_subsecs(6));
@@ -364,14 +361,15 @@ pub async fn update(
     })?;
     Event::new(Kind::OrganizationUpdated, Some(viewer.user.id), client)
         .by(viewer.user.id)
-        .detail(format!("organization {}{}", org.id, changes(&access.org, &org)))
+        .detail(format!("organization {}{changed}", org.id))
         .record(&txn)
         .await?;
     txn.commit().await?;
     view(&ctx.db, org, access.role).await
 }
 
-/// What an update changed, for the audit log: `: seat limit 25 → 40, slug acme → acme-hiring`.
+/// What an update changed, for the audit log: `: seat limit 25 → 40, slug acme → acme-hiring`;
+/// empty when it changed nothing.
 fn changes(before: &organizations::Model, after: &organizations::Model) -> String {
     let seats = |limit: Option<i32>| limit.map_or_else(|| "unlimited".to_owned(), |n| n.to_string());
     let mut changed = Vec::new();
@@ -392,14 +390,6 @@ fn changes(before: &organizations::Model, after: &organizations::Model) -> Strin
         String::new()
     } else {
         format!(": {}", changed.join(", "))
-    }
-}
-
-/// Whether an update leaves this column as it is: not given, or given the value it has.
-fn unchanged<T: PartialEq + Into<sea_orm::Value>>(value: &sea_orm::ActiveValue<T>, current: &T) -> bool {
-    match value {
-        sea_orm::ActiveValue::Set(new) => new == current,
-        _ => true,
     }
 }
 

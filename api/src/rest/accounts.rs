@@ -373,10 +373,8 @@ async fn revoke_session(
     caller: Caller,
     viewer: Viewer,
 ) -> Answer {
-    sessions::revoke(&state, &viewer, &id, &caller.client).await?;
+    let this_one = sessions::revoke(&state, &viewer, &id, &caller.client).await?;
     let reply = Reply::message(sessions::REVOKED);
-    // Signing out this very session by its id is a logout: the browser forgets the cookie too.
-    let this_one = uuid::Uuid::parse_str(&id).is_ok_and(|id| id == viewer.session_id);
     Ok(if this_one {
         reply.with_cookies([cookie::clear(&state.config)])
     } else {
