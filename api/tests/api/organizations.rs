@@ -758,6 +758,30 @@ db_test! {
 }
 
 db_test! {
+    async fn twenty_parallel_declines_and_accepts_settle_the_invitation_once(app: TestApp) {
+        let owner = person(&app, "owner@acme.example", "hire").await;
+        let org = organization(&app, &owner, "Acme").await;
+        let invited = person(&app, "race@acme.example", "career").await;
+        invite(&app, &owner, &org, &["race@acme.example"]).await;
+        let token = invitation_token(&app, "race@acme.example", 2).await;
+        let (accept, decline) = (format!("/api/invitations/{token}/accept"), format!("/api/invitations/{token}/decline"));
+        let answers = futures::future::join_all((0..20).map(|i| {
+            // Accepts by the invitee, declines by anyone holding the link.
+            let request = if i % 2 == 0 { app.client.post(app.url(&accept)).bearer_auth(&invited) } else { app.client.post(app.url(&decline)) };
+            request.json(&json!({})).send()
+        }))
+        .await;
+        let statuses: Vec<StatusCode> = answers.into_iter().map(|answer| answer.unwrap().status()).collect();
+        assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
+        assert!(statuses.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::GONE), "{statuses:?}");
+        let joined = app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_joined'").await;
+        let declined = app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_invitation_declined'").await;
+        assert_eq!(joined + declined, 1, "one outcome, recorded once");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_members").await, 1 + joined);
+    }
+}
+
+db_test! {
     async fn two_owners_demoting_each_other_at_once_leave_one_owner(app: TestApp) {
         let first = person(&app, "first@acme.example", "hire").await;
         let first_id = my_id(&app, &first).await;
@@ -992,7 +1016,10 @@ db_test! {
         let victim_cookie = format!("ts_session={invited}");
         let attacks = [
             (format!("/api/invitations/{link}/accept"), victim_cookie.clone(), "text/plain", String::new()),
-            (format!("/api/invitations/{link}/accept"), victim_cookie, "application/json", "{}".to_owned()),
+            (format!("/api/invitations/{link}/accept"), victim_cookie.clone(), "application/json", "{}".to_owned()),
+            // A decline needs no cookie, but a forged form must not throw the invitation away.
+            (format!("/api/invitations/{link}/decline"), victim_cookie.clone(), "text/plain", String::new()),
+            (format!("/api/invitations/{link}/decline"), victim_cookie, "application/x-www-form-urlencoded", "a=b".to_owned()),
             (format!("/api/orgs/{org}/invitations"), owner_cookie.clone(), "text/plain", r#"{"emails":["spam@evil.example"]}"#.to_owned()),
             (format!("/api/orgs/{org}/invitations"), owner_cookie, "application/json", r#"{"emails":["spam@evil.example"]}"#.to_owned()),
         ];
