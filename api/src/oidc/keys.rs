@@ -161,13 +161,14 @@ pub async fn reseal_all(db: &impl ConnectionTrait, vault: &Vault) -> Result<u64>
 /// A key that can sign, with its algorithm's name.
 pub enum SigningKey {
     Rsa(RsaSigningKey),
-    EdDsa(CoreEdDsaPrivateSigningKey),
+    EdDsa(EdDsaSigningKey),
 }
 
-/// An RSA key that signs with ring (RS256 in about a third of the time the `rsa` crate takes,
-/// which openidconnect's own RSA key uses) and publishes the JWK openidconnect derives.
+/// An RSA key that signs with aws-lc-rs (RS256 in under half the time ring takes, and a fifth
+/// of the `rsa` crate's, which openidconnect's own RSA key uses) and publishes the JWK
+/// openidconnect derives.
 pub struct RsaSigningKey {
-    pair: ring::signature::RsaKeyPair,
+    pair: aws_lc_rs::signature::RsaKeyPair,
     public: CoreJsonWebKey,
 }
 
@@ -177,7 +178,8 @@ impl RsaSigningKey {
         let der = rsa::RsaPrivateKey::from_pkcs1_pem(pem)
             .and_then(|key| key.to_pkcs1_der())
             .map_err(|err| err.to_string())?;
-        let pair = ring::signature::RsaKeyPair::from_der(der.as_bytes()).map_err(|err| err.to_string())?;
+        let pair =
+            aws_lc_rs::signature::RsaKeyPair::from_der(der.as_bytes()).map_err(|err| err.to_string())?;
         let public = CoreRsaPrivateSigningKey::from_pem(pem, kid)?.as_verification_key();
         Ok(Self { pair, public })
     }
@@ -194,16 +196,53 @@ impl PrivateSigningKey for RsaSigningKey {
         if *alg != CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256 {
             return Err(SigningError::UnsupportedAlg(format!("{alg:?}")));
         }
-        let mut signature = vec![0; self.pair.public().modulus_len()];
+        let mut signature = vec![0; self.pair.public_modulus_len()];
         self.pair
             .sign(
-                &ring::signature::RSA_PKCS1_SHA256,
-                &ring::rand::SystemRandom::new(),
+                &aws_lc_rs::signature::RSA_PKCS1_SHA256,
+                &aws_lc_rs::rand::SystemRandom::new(),
                 message,
                 &mut signature,
             )
             .map_err(|_| SigningError::CryptoError)?;
         Ok(signature)
+    }
+
+    fn as_verification_key(&self) -> CoreJsonWebKey {
+        self.public.clone()
+    }
+}
+
+/// An Ed25519 key that signs with aws-lc-rs (in about half the time of ed25519-dalek, which
+/// openidconnect's own EdDSA key uses) and publishes the JWK openidconnect derives.
+pub struct EdDsaSigningKey {
+    pair: aws_lc_rs::signature::Ed25519KeyPair,
+    public: CoreJsonWebKey,
+}
+
+impl EdDsaSigningKey {
+    fn from_pem(pem: &str, kid: Option<JsonWebKeyId>) -> std::result::Result<Self, String> {
+        use ed25519_dalek::pkcs8::DecodePrivateKey;
+        let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(pem).map_err(|err| err.to_string())?;
+        let pair = aws_lc_rs::signature::Ed25519KeyPair::from_seed_unchecked(seed.as_bytes())
+            .map_err(|err| err.to_string())?;
+        let public = CoreEdDsaPrivateSigningKey::from_ed25519_pem(pem, kid)?.as_verification_key();
+        Ok(Self { pair, public })
+    }
+}
+
+impl PrivateSigningKey for EdDsaSigningKey {
+    type VerificationKey = CoreJsonWebKey;
+
+    fn sign(
+        &self,
+        alg: &CoreJwsSigningAlgorithm,
+        message: &[u8],
+    ) -> std::result::Result<Vec<u8>, SigningError> {
+        if *alg != CoreJwsSigningAlgorithm::EdDsa {
+            return Err(SigningError::UnsupportedAlg(format!("{alg:?}")));
+        }
+        Ok(self.pair.sign(message).as_ref().to_vec())
     }
 
     fn as_verification_key(&self) -> CoreJsonWebKey {
@@ -217,7 +256,7 @@ impl SigningKey {
         let kid = Some(JsonWebKeyId::new(row.kid.clone()));
         let parsed = match row.alg.as_str() {
             RS256 => RsaSigningKey::from_pem(&pem, kid).map(Self::Rsa),
-            EDDSA => CoreEdDsaPrivateSigningKey::from_ed25519_pem(&pem, kid).map(Self::EdDsa),
+            EDDSA => EdDsaSigningKey::from_pem(&pem, kid).map(Self::EdDsa),
             other => Err(format!("unknown algorithm {other}")),
         };
         parsed.map_err(|err| Error::internal(anyhow::anyhow!("signing key {} unreadable: {err}", row.kid)))
