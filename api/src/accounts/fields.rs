@@ -142,6 +142,38 @@ impl Name {
     }
 }
 
+/// A name someone else typed (a sign-in provider's profile), read as [`Name::parse`] would take
+/// it: control and hidden characters left out, a line break or tab read as a space, spaces run
+/// together, at most [`MAX_NAME`] characters. It is cleaned rather than refused, since the
+/// person did not type it into our form and can change it on their profile.
+pub fn cleaned_name(given: &str) -> String {
+    let words: Vec<String> = given
+        .split(char::is_whitespace)
+        .map(|word| {
+            word.chars()
+                .filter(|c| !is_hidden_or_control(*c))
+                .collect::<String>()
+        })
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .join(" ")
+        .chars()
+        .take(MAX_NAME)
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+/// The name an account made through a sign-in provider starts with: the provider's, cleaned
+/// ([`cleaned_name`]), or the email's local part when nothing is left of it.
+pub fn name_from_provider(given: Option<&str>, email: &Email) -> String {
+    match cleaned_name(given.unwrap_or_default()) {
+        name if name.is_empty() => email.as_str().split('@').next().unwrap_or("User").to_owned(),
+        name => name,
+    }
+}
+
 /// A country calling code such as `+91`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountryCode(String);

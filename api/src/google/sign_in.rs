@@ -10,7 +10,7 @@ use super::{GoogleIdentity, INVALID_TOKEN};
 use crate::{
     accounts::{
         self,
-        fields::{Email, MAX_NAME, Role},
+        fields::{Email, Role, name_from_provider},
         identities, sessions, tokens,
         two_factor::{self, SignInStep},
     },
@@ -129,15 +129,7 @@ pub async fn register(ctx: &Context, form: GoogleRegisterForm, client: &ClientIn
     }
     let email =
         Email::parse(Some(&who.email)).map_err(|_| Error::Unauthenticated(INVALID_TOKEN.to_owned()))?;
-    let name = who
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| email.as_str().split('@').next().unwrap_or("User"))
-        .chars()
-        .take(MAX_NAME)
-        .collect::<String>();
+    let name = name_from_provider(who.name.as_deref(), &email);
     // `None`: the same person registering twice at once; the second becomes a sign-in.
     let Some(user) = identities::create_account(ctx, &who.as_provider_identity(), &email, name, role).await?
     else {

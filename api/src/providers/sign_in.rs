@@ -6,7 +6,7 @@ use super::{Provider, ProviderIdentity, tickets};
 use crate::{
     accounts::{
         self,
-        fields::{Email, MAX_NAME, Role},
+        fields::{Email, Role, name_from_provider},
         identities, login, register, sessions,
         sessions::Viewer,
         two_factor::{self, SignInStep},
@@ -101,15 +101,7 @@ pub async fn register(ctx: &Context, form: TicketRegisterForm, client: &ClientIn
         }
         let email = Email::parse(who.email.as_deref())
             .map_err(|_| Error::Unauthenticated(tickets::INVALID.to_owned()))?;
-        let name = who
-            .name
-            .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| email.as_str().split('@').next().unwrap_or("User"))
-            .chars()
-            .take(MAX_NAME)
-            .collect::<String>();
+        let name = name_from_provider(who.name.as_deref(), &email);
         // `None`: the same person registering twice at once; the next round signs in.
         let Some(user) = identities::create_account(ctx, &who, &email, name, role).await? else {
             continue;

@@ -7,7 +7,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 
 use super::{Provider, ProviderIdentity};
 use crate::{
-    accounts::tokens,
+    accounts::{fields::cleaned_name, tokens},
     error::{Error, Result},
 };
 
@@ -30,7 +30,12 @@ pub async fn issue(db: &impl ConnectionTrait, identity: &ProviderIdentity) -> Re
         subject: Set(identity.subject.clone()),
         email: Set(identity.email.clone()),
         email_vouched: Set(identity.email_vouched),
-        name: Set(identity.name.clone()),
+        // Cleaned before it is stored: PostgreSQL refuses a NUL in text, which a provider may send.
+        name: Set(identity
+            .name
+            .as_deref()
+            .map(cleaned_name)
+            .filter(|name| !name.is_empty())),
         expires_at: Set(Utc::now() + LIFETIME),
     }
     .insert(db)

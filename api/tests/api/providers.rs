@@ -188,6 +188,28 @@ providers_test! {
 }
 
 providers_test! {
+    async fn a_providers_name_is_cleaned_as_the_form_would_refuse_it(app, idp) {
+        // A provider's profile is not typed into our form: what the form refuses (a NUL, a line
+        // break, a direction override that shows "gnp.exe" as "exe.png", over 100 characters)
+        // is left out rather than stored, and the account is still made.
+        let long = "Ada ".repeat(40);
+        for (sub, email, given, stored) in [
+            ("5001", "nul@example.com", "Ada\u{0}\nLove\u{202e}lace", "Ada Lovelace".to_owned()),
+            ("5002", "blank@example.com", "\u{200b}\t\u{0}", "blank".to_owned()),
+            ("5003", "long@example.com", long.as_str(), long[..99].to_owned()),
+        ] {
+            idp.sign_in_as(Identity { sub: sub.to_owned(), email: email.to_owned(), name: given.to_owned() });
+            let t = ticket(&app, "github", "intent=register&role=career").await;
+            let body = json_of(app.post("/api/auth/oauth/register", json!({ "ticket": t, "role": "career" })).await, StatusCode::CREATED).await;
+            assert_eq!(body["data"]["user"]["name"], stored.as_str(), "{given:?}");
+            let token = body["data"]["token"].as_str().unwrap();
+            let me = app.graphql(Some(token), "{ me { name } }", json!({})).await;
+            assert_eq!(me["data"]["me"]["name"], stored.as_str());
+        }
+    }
+}
+
+providers_test! {
     async fn linkedin_joins_the_account_of_a_vouched_email_and_tells_its_owner(app, idp) {
         let session = app.signed_up("ada@example.com").await;
         idp.sign_in_as(who("li-1", "ada@example.com"));
