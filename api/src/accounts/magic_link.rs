@@ -8,6 +8,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set, sea_
 use uuid::Uuid;
 
 use super::{
+    fields::Email,
     password_reset::{link_request, note_no_account},
     tokens,
     two_factor::{self, SignInStep},
@@ -16,7 +17,7 @@ use crate::{
     audit::{Event, Kind},
     client::ClientInfo,
     context::Context,
-    error::{Error, Result},
+    error::{Error, FieldErrors, Result},
     mail,
 };
 
@@ -55,7 +56,16 @@ pub async fn request(ctx: &Context, form: MagicLinkForm, client: &ClientInfo) ->
     let redirect = match form.redirect.as_deref() {
         None | Some("") => None,
         Some(path) if is_return_path(path) => Some(path),
-        Some(_) => return Err(Error::field("redirect", REDIRECT_RULE)),
+        // Refused with the email's own error, if it has one (every invalid field at once), and
+        // before anything is counted against the address.
+        Some(_) => {
+            let mut errors = FieldErrors::new();
+            if let Err(message) = Email::parse(form.email.as_deref()) {
+                errors.add("email", message);
+            }
+            errors.add("redirect", REDIRECT_RULE);
+            return Err(Error::Validation(errors));
+        }
     };
     // The same counter as forgot-password: a mailbox gets at most five links of either kind.
     let request = link_request(ctx, form.email.as_deref(), TOO_MANY_REQUESTS).await?;

@@ -168,6 +168,13 @@ db_test! {
                 assert_eq!(refused["errors"]["redirect"], "Redirect must be a page of this site, such as /security", "{bad}");
             }
         }
+        // With a bad email too, both are named at once, in REST and in GraphQL; nothing was
+        // counted against the address.
+        let both = json_of(app.post("/api/auth/magic-link", json!({ "email": "bad", "redirect": "//evil" })).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(both["errors"], json!({ "email": "Invalid email format", "redirect": "Redirect must be a page of this site, such as /security" }), "{both}");
+        let gql = app.graphql(None, "mutation($input: MagicLinkInput!) { requestMagicLink(input: $input) { message } }", json!({ "input": { "email": "", "redirect": "https://evil.example/" } })).await;
+        assert_eq!(gql["errors"][0]["extensions"]["errors"], json!({ "email": "Email is required", "redirect": "Redirect must be a page of this site, such as /security" }), "{gql}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM sign_in_links").await, 1);
         // Null is no redirect, as the contract says (the fuzzer sent it).
         let none = app.post("/api/auth/magic-link", json!({ "email": "nobody@example.com", "redirect": null })).await;
         assert_eq!(json_of(none, StatusCode::OK).await["message"], SENT);
