@@ -46,6 +46,9 @@ pub const MAX_NAME: usize = 64;
 /// Passkeys one account may hold: far more than devices a person owns, few enough that an
 /// account cannot be used to fill the table.
 pub const MAX_PER_ACCOUNT: u64 = 50;
+
+/// How long a credential id may be, in bytes (see [`finish_registration`]).
+const CREDENTIAL_ID_BYTES: std::ops::RangeInclusive<usize> = 16..=1023;
 pub const DEFAULT_NAME: &str = "Passkey";
 
 pub const ADDED: &str = "Passkey added";
@@ -306,6 +309,13 @@ pub async fn finish_registration(
             tracing::info!(error = %err, "passkey registration refused");
             Error::PasskeyUnverified
         })?;
+    // WebAuthn refuses a credential id past 1023 bytes (Level 3, 7.1); under 16 bytes no
+    // authenticator made it (6.1 asks for 16 at least), and a short one, being unique across
+    // accounts, could be taken to keep others from it. Either way the answers are kilobytes of
+    // every later `excludeCredentials`, or nothing to name a key by.
+    if !CREDENTIAL_ID_BYTES.contains(&passkey.cred_id().as_ref().len()) {
+        return Err(Error::PasskeyUnverified);
+    }
     if count_for(&ctx.db, viewer.user.id).await? >= MAX_PER_ACCOUNT {
         return Err(Error::Conflict(TOO_MANY.to_owned()));
     }

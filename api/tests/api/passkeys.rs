@@ -456,6 +456,70 @@ db_test! {
     }
 }
 
+/// `credential` (a registration's `toJSON()`) as if its authenticator had named the credential
+/// `id`: the same key, in an attestation of format `none` (which carries no signature over the
+/// id, and which the server accepts as it asks for no attestation).
+fn with_credential_id(credential: &Value, id: &[u8]) -> Value {
+    use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+    let object = URL_SAFE_NO_PAD
+        .decode(credential["response"]["attestationObject"].as_str().unwrap())
+        .unwrap();
+    // The attestation object's `authData`, a CBOR byte string after its key.
+    let key = b"\x68authData";
+    let at = object.windows(key.len()).position(|w| w == key).unwrap() + key.len();
+    let (len, start) = match object[at] {
+        0x58 => (usize::from(object[at + 1]), at + 2),
+        0x59 => (
+            usize::from(u16::from_be_bytes([object[at + 1], object[at + 2]])),
+            at + 3,
+        ),
+        other => panic!("authData of an unexpected size (CBOR {other:#x})"),
+    };
+    let data = &object[start..start + len];
+    // rpIdHash (32), flags, sign count (4), AAGUID (16), the id's length (2), the id, the key.
+    let old_len = usize::from(u16::from_be_bytes([data[53], data[54]]));
+    let mut forged = data[..53].to_vec();
+    forged.extend_from_slice(&u16::try_from(id.len()).unwrap().to_be_bytes());
+    forged.extend_from_slice(id);
+    forged.extend_from_slice(&data[55 + old_len..]);
+    let mut none = vec![0xa3, 0x63];
+    none.extend_from_slice(b"fmt");
+    none.push(0x64);
+    none.extend_from_slice(b"none");
+    none.push(0x67);
+    none.extend_from_slice(b"attStmt");
+    none.push(0xa0);
+    none.push(0x68);
+    none.extend_from_slice(b"authData");
+    none.push(0x59);
+    none.extend_from_slice(&u16::try_from(forged.len()).unwrap().to_be_bytes());
+    none.extend_from_slice(&forged);
+    let mut credential = credential.clone();
+    credential["id"] = json!(URL_SAFE_NO_PAD.encode(id));
+    credential["rawId"] = json!(URL_SAFE_NO_PAD.encode(id));
+    credential["response"]["attestationObject"] = json!(URL_SAFE_NO_PAD.encode(none));
+    credential
+}
+
+db_test! {
+    async fn a_credential_id_too_long_or_too_short_for_webauthn_is_refused(app: TestApp) using on_the_site; {
+        // An id of 1024 bytes (WebAuthn's limit is 1023) would ride in every later
+        // `excludeCredentials`; an empty one, unique across accounts, would keep it from others.
+        let token = app.signed_up("ids@example.com").await;
+        let mut device = Device::new();
+        for (bytes, status) in [(1024, StatusCode::BAD_REQUEST), (0, StatusCode::BAD_REQUEST), (15, StatusCode::BAD_REQUEST), (1023, StatusCode::CREATED), (16, StatusCode::CREATED)] {
+            let start = json_of(app.post_as(&token, "/api/auth/passkeys/register/start", json!({})).await, StatusCode::OK).await;
+            let credential = with_credential_id(&device.create(&start["data"]["options"]), &vec![7u8.wrapping_add(u8::try_from(bytes % 200).unwrap()); bytes]);
+            let answer = app.post_as(&token, "/api/auth/passkeys/register/finish", json!({ "name": "Forged", "credential": credential })).await;
+            let body = json_of(answer, status).await;
+            if status == StatusCode::BAD_REQUEST {
+                assert_eq!(body["message"], "Passkey could not be verified", "{bytes} bytes: {body}");
+            }
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM passkeys").await, 2);
+    }
+}
+
 db_test! {
     async fn removing_a_passkey_needs_a_recent_sign_in_and_never_takes_the_last_way_in(app: TestApp) using on_the_site; {
         // An account with no password, whose two passkeys are its only ways in.
