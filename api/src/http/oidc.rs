@@ -2,7 +2,7 @@
 
 use axum::{
     Form, Json, Router,
-    extract::{Query, State, rejection::FormRejection},
+    extract::{DefaultBodyLimit, Query, State, rejection::FormRejection},
     http::{HeaderMap, HeaderValue, Method, header},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -85,6 +85,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/oauth2/logout", get(logout).post(logout_post))
         .merge(open)
         .merge(for_clients)
+        // The API's bound: no form of the provider's comes near it.
+        .layer(DefaultBodyLimit::max(crate::rest::BODY_LIMIT))
 }
 
 fn url(state: &AppState, path: &str) -> String {
@@ -235,6 +237,20 @@ impl ClientCredentials for TokenForm {
     }
 }
 
+/// A form past the body limit: 413, in the shape of an OAuth error (RFC 6749 has no code of its
+/// own for it), rather than blamed on a parameter.
+fn too_large(form: &Result<Form<impl Sized>, FormRejection>) -> Option<Response> {
+    let Err(rejection) = form else { return None };
+    (rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE).then(|| {
+        let mut response = OAuthError::invalid_request(BODY_TOO_LARGE).into_response();
+        *response.status_mut() = axum::http::StatusCode::PAYLOAD_TOO_LARGE;
+        response
+    })
+}
+
+/// What a form past the body limit hears.
+const BODY_TOO_LARGE: &str = "The request body is too large (64 KiB at most)";
+
 /// The form, and the client credentials it presents (Basic header, or in the body).
 fn credentials_form<T: ClientCredentials>(
     headers: &HeaderMap,
@@ -270,6 +286,9 @@ async fn token_endpoint(
     headers: HeaderMap,
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Response {
+    if let Some(refused) = too_large(&form) {
+        return refused;
+    }
     let result = async {
         // The exchange proves the client: it reads it with the code or refresh token.
         let (form, credentials) = credentials_form(&headers, form)?;
@@ -338,6 +357,9 @@ async fn revoke(
     headers: HeaderMap,
     form: Result<Form<RevokeForm>, FormRejection>,
 ) -> Response {
+    if let Some(refused) = too_large(&form) {
+        return refused;
+    }
     let result = async {
         let (form, credentials) = credentials_form(&headers, form)?;
         let client = credentials.authenticate(&state.db).await?;
@@ -378,8 +400,9 @@ async fn logout_post(
     headers: HeaderMap,
     form: Result<Form<LogoutQuery>, FormRejection>,
 ) -> Response {
+    // Answered as every other sign-out the provider cannot act on: a page, for a person.
     let Ok(Form(form)) = form else {
-        return OAuthError::invalid_request("The sign-out form is malformed").into_response();
+        return respond(&state, logout::unreadable_form(&state));
     };
     let confirmed = form.confirm.as_deref() == Some("yes");
     if confirmed && !authorize::from_own_page(&state, origin(&headers)) {

@@ -104,12 +104,24 @@ fn new_client_id() -> String {
     hex::encode(id)
 }
 
-/// An absolute http(s) URI without a fragment; plain http only for this machine.
+/// How long a registered URI may be: API.md's bound for a string it does not name.
+const MAX_URI: usize = 255;
+
+/// An absolute http(s) URI of at most [`MAX_URI`] characters, without a fragment or a user
+/// name and password; plain http only for this machine.
 fn checked_uri(what: &str, uri: &str) -> Result<String> {
+    if uri.chars().count() > MAX_URI {
+        return Err(Error::BadRequest(format!(
+            "{what} must be at most {MAX_URI} characters"
+        )));
+    }
     let bad = |why: &str| Error::BadRequest(format!("{what} {uri:?} {why}"));
     let parsed = Url::parse(uri).map_err(|_| bad("is not an absolute URL"))?;
     if parsed.fragment().is_some() {
         return Err(bad("must not have a fragment"));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(bad("must not carry a user name or password"));
     }
     let loopback = matches!(parsed.host_str(), Some("localhost" | "127.0.0.1" | "[::1]"));
     match parsed.scheme() {
@@ -117,6 +129,18 @@ fn checked_uri(what: &str, uri: &str) -> Result<String> {
         "http" if loopback => Ok(uri.to_owned()),
         _ => Err(bad("must use https (http only for localhost)")),
     }
+}
+
+/// Each of `uris` checked ([`checked_uri`]), a URI given twice kept once, in their order.
+fn checked_uris(what: &str, uris: &[String]) -> Result<Vec<String>> {
+    let mut kept: Vec<String> = Vec::with_capacity(uris.len());
+    for uri in uris {
+        let uri = checked_uri(what, uri)?;
+        if !kept.contains(&uri) {
+            kept.push(uri);
+        }
+    }
+    Ok(kept)
 }
 
 /// Whether `ip` is an address on the public internet: not loopback, private, link-local,
@@ -202,16 +226,8 @@ pub async fn create(
             "A client needs at least one redirect URI".to_owned(),
         ));
     }
-    let redirects = new
-        .redirect_uris
-        .iter()
-        .map(|u| checked_uri("Redirect URI", u))
-        .collect::<Result<Vec<_>>>()?;
-    let post_logout = new
-        .post_logout_redirect_uris
-        .iter()
-        .map(|u| checked_uri("Post-logout redirect URI", u))
-        .collect::<Result<Vec<_>>>()?;
+    let redirects = checked_uris("Redirect URI", &new.redirect_uris)?;
+    let post_logout = checked_uris("Post-logout redirect URI", &new.post_logout_redirect_uris)?;
     let backchannel = new
         .backchannel_logout_uri
         .as_deref()

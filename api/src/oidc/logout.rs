@@ -82,6 +82,15 @@ pub(super) async fn read_hint(ctx: &Context, hint: &str) -> Option<Hint> {
     })
 }
 
+/// A `POST /oauth2/logout` whose form does not read: the page every other sign-out the provider
+/// cannot act on gets.
+pub fn unreadable_form(ctx: &Context) -> BrowserAnswer {
+    error_page(
+        ctx,
+        "The sign-out form could not be read: it is too large, gives a parameter more than once, or is not text.",
+    )
+}
+
 /// `GET|POST /oauth2/logout`: ends the Talent Suite session of this browser (its clients hear
 /// of it through back-channel logout) and returns to a registered post-logout URI.
 ///

@@ -61,10 +61,17 @@ struct Grant {
     session_id: Uuid,
     /// Nothing issued under the grant outlives the session's absolute lifetime.
     session_ends_at: DateTime<Utc>,
+    /// What this exchange's access and ID tokens are for.
     scope: String,
+    /// What the person granted: the new refresh token keeps it, so a refresh that asked for
+    /// less does not narrow the later ones (RFC 6749, section 6).
+    granted: String,
     auth_time: DateTime<Utc>,
     nonce: Option<String>,
 }
+
+/// The longest code or refresh token looked up: the issued ones are far shorter.
+const MAX_PRESENTED: usize = 255;
 
 /// The S256 PKCE check: BASE64URL(SHA-256(verifier)) equals the challenge.
 fn pkce_matches(verifier: &str, challenge: &str) -> bool {
@@ -196,9 +203,13 @@ async fn by_code(
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
-    let Some(code) = form.code.filter(|c| !c.is_empty() && c.len() < 256) else {
+    let Some(code) = form.code.filter(|c| !c.is_empty()) else {
         return Err(refuse(ctx, credentials, OAuthError::invalid_request("code is required")).await);
     };
+    // Far longer than any code issued: unknown, without a lookup.
+    if code.len() > MAX_PRESENTED {
+        return Err(refuse(ctx, credentials, Spend::Code(String::new()).invalid()).await);
+    }
     let hash = grants::key_of(&code);
     // One query, shared with the exchanges arriving at the same moment.
     let found = ctx.grants.codes.find(hash.clone()).await?;
@@ -232,6 +243,7 @@ async fn by_code(
         user_id: row.user_id,
         session_id: row.session_id,
         session_ends_at: session.expires_at,
+        granted: row.scope.clone(),
         scope: row.scope,
         auth_time: row.auth_time,
         nonce: row.nonce,
@@ -246,7 +258,7 @@ async fn by_refresh(
     form: TokenForm,
     caller: &ClientInfo,
 ) -> Result<TokenResponse, OAuthError> {
-    let Some(presented) = form.refresh_token.filter(|t| !t.is_empty() && t.len() < 256) else {
+    let Some(presented) = form.refresh_token.filter(|t| !t.is_empty()) else {
         return Err(refuse(
             ctx,
             credentials,
@@ -254,6 +266,9 @@ async fn by_refresh(
         )
         .await);
     };
+    if presented.len() > MAX_PRESENTED {
+        return Err(refuse(ctx, credentials, Spend::Refresh(String::new()).invalid()).await);
+    }
     let hash = grants::key_of(&presented);
     let found = ctx.grants.refresh_tokens.find(hash.clone()).await?;
     let spent = Spend::Refresh(hash);
@@ -271,19 +286,28 @@ async fn by_refresh(
     if row.expires_at <= Utc::now() {
         return Err(invalid());
     }
-    // A narrower scope may be asked for; never a wider one.
-    let scope = match form.scope.as_deref() {
-        Some(asked) => {
-            let held: Vec<&str> = row.scope.split(' ').collect();
-            if asked.split_whitespace().any(|s| !held.contains(&s)) {
-                return Err(OAuthError::new(
-                    "invalid_scope",
-                    "The scope exceeds the original grant",
-                ));
-            }
-            asked.split_whitespace().collect::<Vec<_>>().join(" ")
+    // A narrower scope may be asked for, never a wider one, and always with `openid`: every
+    // answer carries an ID token. None asked for (or an empty one) is the whole grant.
+    let mut asked: Vec<&str> = Vec::new();
+    for scope in form.scope.as_deref().unwrap_or_default().split_whitespace() {
+        if !asked.contains(&scope) {
+            asked.push(scope);
         }
-        None => row.scope.clone(),
+    }
+    let scope = if asked.is_empty() {
+        row.scope.clone()
+    } else {
+        let held: Vec<&str> = row.scope.split(' ').collect();
+        if asked.iter().any(|s| !held.contains(s)) {
+            return Err(OAuthError::new(
+                "invalid_scope",
+                "The scope exceeds the original grant",
+            ));
+        }
+        if !asked.contains(&"openid") {
+            return Err(OAuthError::new("invalid_scope", "The scope must include openid"));
+        }
+        asked.join(" ")
     };
     let (session, user) = live_session(ctx, session, user).await?;
     let grant = Grant {
@@ -292,6 +316,7 @@ async fn by_refresh(
         session_id: row.session_id,
         session_ends_at: session.expires_at,
         scope,
+        granted: row.scope,
         auth_time: row.auth_time,
         nonce: None,
     };
@@ -329,7 +354,13 @@ fn token_row(
         client_id: Set(client.client_id.clone()),
         user_id: Set(grant.user_id),
         session_id: Set(grant.session_id),
-        scope: Set(grant.scope.clone()),
+        // The refresh token keeps the whole grant; the access token is for what was asked.
+        scope: Set(if kind == "refresh" {
+            &grant.granted
+        } else {
+            &grant.scope
+        }
+        .clone()),
         auth_time: Set(grant.auth_time),
         nonce: Set(grant.nonce.clone()),
         created_at: Set(now),

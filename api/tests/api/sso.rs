@@ -346,6 +346,47 @@ sso_test! {
 }
 
 sso_test! {
+    async fn a_refresh_narrows_the_scope_of_its_own_tokens_only_and_always_keeps_openid(app) {
+        let rp = Rp::platform(&app).await;
+        let browser = signed_in_browser(&app, "narrow@example.com").await;
+        let (url, _, _, verifier) = rp.authorize_url();
+        let code = param(&visit(&browser, url.as_str()).await.1.unwrap(), "code").unwrap();
+        let issued = rp.exchange(&code, verifier).await.unwrap();
+        let mut refresh = issued.refresh_token().unwrap().secret().clone();
+        // RFC 6749, section 6: a scope asked for is measured against what the person granted,
+        // and none (or an empty one) means all of it, however narrow the last refresh was.
+        for (asked, status, said) in [
+            (Some("openid email"), StatusCode::OK, "openid email"),
+            (None, StatusCode::OK, "openid email profile"),
+            (Some("email openid email"), StatusCode::OK, "email openid"),
+            (Some(""), StatusCode::OK, "openid email profile"),
+            (Some("   "), StatusCode::OK, "openid email profile"),
+            (Some("email"), StatusCode::BAD_REQUEST, "The scope must include openid"),
+            (Some("openid organizations"), StatusCode::BAD_REQUEST, "The scope exceeds the original grant"),
+            (Some("openid"), StatusCode::OK, "openid"),
+            (Some("openid email profile"), StatusCode::OK, "openid email profile"),
+        ] {
+            let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh.as_str())];
+            if let Some(asked) = asked {
+                form.push(("scope", asked));
+            }
+            let answer = app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, rp.secret.as_deref()).form(&form).send().await.unwrap();
+            let body = json_of(answer, status).await;
+            if status == StatusCode::OK {
+                assert_eq!(body["scope"], said, "{asked:?}: {body}");
+                let info = json_of(userinfo(&app, body["access_token"].as_str().unwrap()).await, StatusCode::OK).await;
+                assert_eq!(info["email"].is_string(), said.contains("email"), "{asked:?}: {info}");
+                assert_eq!(info["name"].is_string(), said.contains("profile"), "{asked:?}: {info}");
+                refresh = body["refresh_token"].as_str().unwrap().to_owned();
+            } else {
+                assert_eq!(body["error"], "invalid_scope", "{asked:?}: {body}");
+                assert_eq!(body["error_description"], said, "{asked:?}: {body}");
+            }
+        }
+    }
+}
+
+sso_test! {
     async fn revocation_ends_a_token_at_once(app) {
         let rp = Rp::platform(&app).await;
         let browser = signed_in_browser(&app, "revoke@example.com").await;
@@ -654,6 +695,33 @@ sso_test! {
         let body: Value = token.json().await.unwrap();
         assert_eq!(body["error"], "invalid_request");
         assert_eq!(body["error_description"], "A parameter is given more than once, or is not text");
+        // A body past the limit is named as such (413), on the token and revocation endpoints;
+        // a code or refresh token longer than any issued is an unknown one, not a missing one.
+        let huge = format!("grant_type=refresh_token&refresh_token={}", "a".repeat(70_000));
+        for path in ["/oauth2/token", "/oauth2/revoke"] {
+            let answer = app.client.post(app.url(path)).basic_auth(&rp.client_id, rp.secret.as_deref())
+                .header("content-type", "application/x-www-form-urlencoded").body(huge.clone()).send().await.unwrap();
+            assert_eq!(answer.status(), StatusCode::PAYLOAD_TOO_LARGE, "{path}");
+            assert_eq!(answer.headers()["cache-control"], "no-store", "{path}");
+            let body: Value = answer.json().await.unwrap();
+            assert_eq!(body, json!({ "error": "invalid_request", "error_description": "The request body is too large (64 KiB at most)" }), "{path}");
+        }
+        let long = "a".repeat(60_000);
+        for (form, said) in [
+            (vec![("grant_type", "refresh_token"), ("refresh_token", long.as_str())], "The refresh token is invalid, expired or revoked"),
+            (vec![("grant_type", "authorization_code"), ("code", long.as_str()), ("redirect_uri", REDIRECT)], "The authorization code is invalid, expired or already used"),
+        ] {
+            let answer = app.client.post(app.url("/oauth2/token")).basic_auth(&rp.client_id, rp.secret.as_deref()).form(&form).send().await.unwrap();
+            let body = json_of(answer, StatusCode::BAD_REQUEST).await;
+            assert_eq!(body["error"], "invalid_grant", "{body}");
+            assert_eq!(body["error_description"], said, "{body}");
+        }
+        // The sign-out form that does not read is a page, as every other sign-out refusal.
+        let logout = super::browser().post(app.url("/oauth2/logout"))
+            .header("content-type", "application/x-www-form-urlencoded").body(format!("state={}", "s".repeat(70_000))).send().await.unwrap();
+        assert_eq!(logout.status(), StatusCode::BAD_REQUEST);
+        assert!(logout.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+        assert!(logout.text().await.unwrap().contains("The sign-out form could not be read"));
     }
 }
 
@@ -760,7 +828,22 @@ sso_test! {
         let body = app.graphql(Some(&token), create, input("Weak", json!("HS256"))).await;
         assert!(body["errors"][0]["message"].as_str().is_some_and(|m| m.contains("HS256")), "{body}");
         assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0);
-        // Left out, it is RS256.
+        // A redirect URI is at most 255 characters and carries no credentials.
+        let long = format!("https://x.example/{}", "a".repeat(240));
+        let uris = |uris: Value| json!({ "input": { "name": "Bad", "redirectUris": uris } });
+        for (bad, said) in [
+            (json!([long]), "Redirect URI must be at most 255 characters".to_owned()),
+            (json!(["https://user:pw@x.example/cb"]), "Redirect URI \"https://user:pw@x.example/cb\" must not carry a user name or password".to_owned()),
+        ] {
+            let body = app.graphql(Some(&token), create, uris(bad)).await;
+            assert_eq!(body["errors"][0]["message"], said.as_str(), "{body}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM oauth_clients").await, 0);
+        // Left out, it is RS256; a URI given twice is kept once.
+        let twice = app.graphql(Some(&token), "mutation { createOAuthClient(input: { name: \"Twice\", redirectUris: [\"https://x.example/cb\", \"https://x.example/cb\"] }) { client { clientId redirectUris } } }", json!({})).await;
+        assert_eq!(twice["data"]["createOAuthClient"]["client"]["redirectUris"], json!(["https://x.example/cb"]), "{twice}");
+        let deleted = app.graphql(Some(&token), "mutation($id: ID!) { deleteOAuthClient(clientId: $id) { message } }", json!({ "id": twice["data"]["createOAuthClient"]["client"]["clientId"] })).await;
+        assert!(deleted["data"]["deleteOAuthClient"]["message"].is_string(), "{deleted}");
         let body = app.graphql(Some(&token), create, json!({ "input": { "name": "Hire", "redirectUris": [REDIRECT] } })).await;
         assert_eq!(body["data"]["createOAuthClient"]["client"]["idTokenSignedResponseAlg"], "RS256", "{body}");
 
