@@ -47,7 +47,7 @@ pub struct AuthorizeQuery {
     /// is fresh, nor a mark be carried over to another request.
     pub ts_after: Option<String>,
     /// An ID token naming whom the client expects signed in (OpenID Connect Core 3.1.2.1):
-    /// with `prompt=none`, another person signed in answers `login_required`.
+    /// another person signed in answers `login_required`, with `prompt=none` or without.
     pub id_token_hint: Option<String>,
 }
 
@@ -277,9 +277,11 @@ async fn authorize_inner(
         }
         return Ok(to_sign_in(ctx, &query, None));
     };
-    // `prompt=none` with a hint: a positive answer only for the person it names (a hint that
-    // is no ID token of ours names nobody).
-    if prompt_none && let Some(hint) = query.id_token_hint.as_deref() {
+    // A hint: a positive answer only for the person it names (a hint that is no ID token of
+    // ours names nobody), with `prompt=none` or without (OpenID Connect Core 3.1.2.1: "SHOULD
+    // return an error, such as login_required"): a code for someone else would be taken for
+    // theirs by a client that trusts its hint.
+    if let Some(hint) = query.id_token_hint.as_deref() {
         let named = super::logout::read_hint(ctx, hint).await.map(|hint| hint.sub);
         if named.as_deref() != Some(viewer.user.id.to_string().as_str()) {
             return fail(

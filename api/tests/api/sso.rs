@@ -663,6 +663,16 @@ sso_test! {
         let (url, _, _, _) = rp.authorize_url();
         let other = visit(&someone_else, &format!("{url}&prompt=none&id_token_hint={hint}")).await.1.unwrap();
         assert_eq!(param(&other, "error").as_deref(), Some("login_required"), "{other}");
+        // Without prompt=none too: no code for another person than the hint names, nor for a
+        // hint that is none of ours; the person it names gets one.
+        for (who, hint, answer) in [(&someone_else, hint.as_str(), "error"), (&browser, "not.a.token", "error"), (&browser, hint.as_str(), "code")] {
+            let (url, _, _, _) = rp.authorize_url();
+            let back = visit(who, &format!("{url}&id_token_hint={hint}")).await.1.unwrap();
+            assert!(param(&back, answer).is_some(), "{back}");
+            if answer == "error" {
+                assert_eq!(param(&back, "error").as_deref(), Some("login_required"), "{back}");
+            }
+        }
         // A hint of one client with another's client_id is refused, and ends nothing.
         let mixed = format!("{}/oauth2/logout?id_token_hint={hint}&client_id={}&post_logout_redirect_uri={}", app.address, partner.client_id, urlencode("https://hire.example/"));
         assert_eq!(visit(&browser, &mixed).await.0, StatusCode::BAD_REQUEST);
