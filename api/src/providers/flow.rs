@@ -32,7 +32,7 @@ pub enum FlowError {
     AccessDenied,
     ExchangeFailed,
     InvalidToken,
-    /// The provider gave no email address at all.
+    /// The provider gave no email address, or one that is not an address.
     EmailUnavailable,
 }
 
@@ -263,7 +263,9 @@ pub async fn finish(
             .ok_or(FlowError::ExchangeFailed)?;
         openid::verify(providers, provider, id_token, &pending.nonce).await?
     };
-    if identity.email.is_none() {
+    // An address that is none (a 300-character one, "not-an-email") is told here, where the
+    // popup can say so, rather than later as a ticket that signs no one in.
+    if crate::accounts::fields::Email::parse(identity.email.as_deref()).is_err() {
         return Err(FlowError::EmailUnavailable);
     }
     Ok((identity, pending))

@@ -206,6 +206,13 @@ providers_test! {
             let me = app.graphql(Some(token), "{ me { name } }", json!({})).await;
             assert_eq!(me["data"]["me"]["name"], stored.as_str());
         }
+        // An address that is none is told in the popup, not later as a ticket that fails.
+        for email in ["not-an-email", &format!("{}@example.com", "a".repeat(300))] {
+            idp.sign_in_as(Identity { sub: "5004".to_owned(), email: email.to_owned(), name: "Ada".to_owned() });
+            let message = popup(&app, "github", "intent=register&role=career", Back::AsIs).await;
+            assert_eq!(message, json!({ "type": "oauth-error", "provider": "github", "code": "email-unavailable" }), "{email}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM provider_tickets").await, 0, "each used, none left by the refused two");
     }
 }
 
