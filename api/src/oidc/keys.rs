@@ -158,96 +158,18 @@ pub async fn reseal_all(db: &impl ConnectionTrait, vault: &Vault) -> Result<u64>
     Ok(resealed)
 }
 
-/// A key that can sign, with its algorithm's name.
-pub enum SigningKey {
-    Rsa(RsaSigningKey),
-    EdDsa(EdDsaSigningKey),
-}
-
-/// An RSA key that signs with aws-lc-rs (RS256 in under half the time ring takes, and a fifth
-/// of the `rsa` crate's, which openidconnect's own RSA key uses) and publishes the JWK
-/// openidconnect derives.
-pub struct RsaSigningKey {
-    pair: aws_lc_rs::signature::RsaKeyPair,
+/// A key that can sign, RS256 or EdDSA, and the JWK that publishes it (as openidconnect derives
+/// it). It signs with aws-lc-rs: RS256 in under half the time ring takes (its RSA has the
+/// AVX-512 IFMA code OpenSSL has) and a fifth of the `rsa` crate's, Ed25519 in about half the
+/// time of ed25519-dalek's (openidconnect's own keys use those two); see BENCHMARKS.md.
+pub struct SigningKey {
+    pair: KeyPair,
     public: CoreJsonWebKey,
 }
 
-impl RsaSigningKey {
-    fn from_pem(pem: &str, kid: Option<JsonWebKeyId>) -> std::result::Result<Self, String> {
-        use rsa::pkcs1::{DecodeRsaPrivateKey, EncodeRsaPrivateKey};
-        let der = rsa::RsaPrivateKey::from_pkcs1_pem(pem)
-            .and_then(|key| key.to_pkcs1_der())
-            .map_err(|err| err.to_string())?;
-        let pair =
-            aws_lc_rs::signature::RsaKeyPair::from_der(der.as_bytes()).map_err(|err| err.to_string())?;
-        let public = CoreRsaPrivateSigningKey::from_pem(pem, kid)?.as_verification_key();
-        Ok(Self { pair, public })
-    }
-}
-
-impl PrivateSigningKey for RsaSigningKey {
-    type VerificationKey = CoreJsonWebKey;
-
-    fn sign(
-        &self,
-        alg: &CoreJwsSigningAlgorithm,
-        message: &[u8],
-    ) -> std::result::Result<Vec<u8>, SigningError> {
-        if *alg != CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256 {
-            return Err(SigningError::UnsupportedAlg(format!("{alg:?}")));
-        }
-        let mut signature = vec![0; self.pair.public_modulus_len()];
-        self.pair
-            .sign(
-                &aws_lc_rs::signature::RSA_PKCS1_SHA256,
-                &aws_lc_rs::rand::SystemRandom::new(),
-                message,
-                &mut signature,
-            )
-            .map_err(|_| SigningError::CryptoError)?;
-        Ok(signature)
-    }
-
-    fn as_verification_key(&self) -> CoreJsonWebKey {
-        self.public.clone()
-    }
-}
-
-/// An Ed25519 key that signs with aws-lc-rs (in about half the time of ed25519-dalek, which
-/// openidconnect's own EdDSA key uses) and publishes the JWK openidconnect derives.
-pub struct EdDsaSigningKey {
-    pair: aws_lc_rs::signature::Ed25519KeyPair,
-    public: CoreJsonWebKey,
-}
-
-impl EdDsaSigningKey {
-    fn from_pem(pem: &str, kid: Option<JsonWebKeyId>) -> std::result::Result<Self, String> {
-        use ed25519_dalek::pkcs8::DecodePrivateKey;
-        let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(pem).map_err(|err| err.to_string())?;
-        let pair = aws_lc_rs::signature::Ed25519KeyPair::from_seed_unchecked(seed.as_bytes())
-            .map_err(|err| err.to_string())?;
-        let public = CoreEdDsaPrivateSigningKey::from_ed25519_pem(pem, kid)?.as_verification_key();
-        Ok(Self { pair, public })
-    }
-}
-
-impl PrivateSigningKey for EdDsaSigningKey {
-    type VerificationKey = CoreJsonWebKey;
-
-    fn sign(
-        &self,
-        alg: &CoreJwsSigningAlgorithm,
-        message: &[u8],
-    ) -> std::result::Result<Vec<u8>, SigningError> {
-        if *alg != CoreJwsSigningAlgorithm::EdDsa {
-            return Err(SigningError::UnsupportedAlg(format!("{alg:?}")));
-        }
-        Ok(self.pair.sign(message).as_ref().to_vec())
-    }
-
-    fn as_verification_key(&self) -> CoreJsonWebKey {
-        self.public.clone()
-    }
+enum KeyPair {
+    Rsa(aws_lc_rs::signature::RsaKeyPair),
+    Ed25519(aws_lc_rs::signature::Ed25519KeyPair),
 }
 
 impl SigningKey {
@@ -255,18 +177,81 @@ impl SigningKey {
         let (pem, _) = vault.open(&row.kid, &row.private_pem)?;
         let kid = Some(JsonWebKeyId::new(row.kid.clone()));
         let parsed = match row.alg.as_str() {
-            RS256 => RsaSigningKey::from_pem(&pem, kid).map(Self::Rsa),
-            EDDSA => EdDsaSigningKey::from_pem(&pem, kid).map(Self::EdDsa),
+            RS256 => Self::rsa(&pem, kid),
+            EDDSA => Self::ed25519(&pem, kid),
             other => Err(format!("unknown algorithm {other}")),
         };
         parsed.map_err(|err| Error::internal(anyhow::anyhow!("signing key {} unreadable: {err}", row.kid)))
     }
 
-    pub fn public(&self) -> CoreJsonWebKey {
-        match self {
-            Self::Rsa(key) => key.as_verification_key(),
-            Self::EdDsa(key) => key.as_verification_key(),
+    /// From the PKCS#1 PEM [`generate`] makes for RS256.
+    fn rsa(pem: &str, kid: Option<JsonWebKeyId>) -> std::result::Result<Self, String> {
+        use rsa::pkcs1::{DecodeRsaPrivateKey, EncodeRsaPrivateKey};
+        let der = rsa::RsaPrivateKey::from_pkcs1_pem(pem)
+            .and_then(|key| key.to_pkcs1_der())
+            .map_err(|err| err.to_string())?;
+        let pair =
+            aws_lc_rs::signature::RsaKeyPair::from_der(der.as_bytes()).map_err(|err| err.to_string())?;
+        Ok(Self {
+            pair: KeyPair::Rsa(pair),
+            public: CoreRsaPrivateSigningKey::from_pem(pem, kid)?.as_verification_key(),
+        })
+    }
+
+    /// From the PKCS#8 PEM [`generate`] makes for EdDSA.
+    fn ed25519(pem: &str, kid: Option<JsonWebKeyId>) -> std::result::Result<Self, String> {
+        use ed25519_dalek::pkcs8::DecodePrivateKey;
+        let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(pem).map_err(|err| err.to_string())?;
+        let pair = aws_lc_rs::signature::Ed25519KeyPair::from_seed_unchecked(seed.as_bytes())
+            .map_err(|err| err.to_string())?;
+        Ok(Self {
+            pair: KeyPair::Ed25519(pair),
+            public: CoreEdDsaPrivateSigningKey::from_ed25519_pem(pem, kid)?.as_verification_key(),
+        })
+    }
+
+    /// The algorithm its signatures are made with.
+    pub fn alg(&self) -> CoreJwsSigningAlgorithm {
+        match self.pair {
+            KeyPair::Rsa(_) => CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
+            KeyPair::Ed25519(_) => CoreJwsSigningAlgorithm::EdDsa,
         }
+    }
+
+    pub fn public(&self) -> CoreJsonWebKey {
+        self.public.clone()
+    }
+}
+
+impl PrivateSigningKey for SigningKey {
+    type VerificationKey = CoreJsonWebKey;
+
+    fn sign(
+        &self,
+        alg: &CoreJwsSigningAlgorithm,
+        message: &[u8],
+    ) -> std::result::Result<Vec<u8>, SigningError> {
+        if *alg != self.alg() {
+            return Err(SigningError::UnsupportedAlg(format!("{alg:?}")));
+        }
+        match &self.pair {
+            KeyPair::Rsa(pair) => {
+                let mut signature = vec![0; pair.public_modulus_len()];
+                pair.sign(
+                    &aws_lc_rs::signature::RSA_PKCS1_SHA256,
+                    &aws_lc_rs::rand::SystemRandom::new(),
+                    message,
+                    &mut signature,
+                )
+                .map_err(|_| SigningError::CryptoError)?;
+                Ok(signature)
+            }
+            KeyPair::Ed25519(pair) => Ok(pair.sign(message).as_ref().to_vec()),
+        }
+    }
+
+    fn as_verification_key(&self) -> CoreJsonWebKey {
+        self.public()
     }
 }
 

@@ -18,7 +18,7 @@ use super::{
     clients::{Client, Credentials},
     grants,
     issuance::{Outcome, Spend, Write},
-    keys::{self, SigningKey},
+    keys,
 };
 use crate::{
     accounts::{sessions as account_sessions, tokens},
@@ -437,26 +437,11 @@ async fn id_token(
     let key = keys::current_as_read(&ctx.db, &ctx.vault, client.id_token_alg.as_str(), key.as_ref()).await?;
     let access = AccessToken::new(access.to_owned());
     let code = code.map(|c| AuthorizationCode::new(c.to_owned()));
-    let token = match key.as_ref() {
-        SigningKey::Rsa(key) => TalentIdToken::new(
-            claims,
-            key,
-            CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
-            Some(&access),
-            code.as_ref(),
-        ),
-        SigningKey::EdDsa(key) => TalentIdToken::new(
-            claims,
-            key,
-            CoreJwsSigningAlgorithm::EdDsa,
-            Some(&access),
-            code.as_ref(),
-        ),
-    }
-    .map_err(|err| {
-        tracing::error!(error = %err, "ID token signing failed");
-        OAuthError::server_error()
-    })?;
+    let token =
+        TalentIdToken::new(claims, key.as_ref(), key.alg(), Some(&access), code.as_ref()).map_err(|err| {
+            tracing::error!(error = %err, "ID token signing failed");
+            OAuthError::server_error()
+        })?;
     Ok(token.to_string())
 }
 
