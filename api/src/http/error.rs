@@ -45,14 +45,14 @@ pub fn success_status(created: bool) -> StatusCode {
     }
 }
 
+/// What a body past the limit ([`crate::rest::BODY_LIMIT`]) hears, from the API and the provider.
+pub const BODY_TOO_LARGE: &str = "The request body is too large (64 KiB at most)";
+
 /// A body axum could not read: over the size limit (413), or cut off.
 impl From<BytesRejection> for ErrorResponse {
     fn from(rejection: BytesRejection) -> Self {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            Self::new(
-                Code::PayloadTooLarge,
-                "The request body is too large (64 KiB at most)",
-            )
+            Self::new(Code::PayloadTooLarge, BODY_TOO_LARGE)
         } else {
             Self::new(Code::BadUserInput, "The request body could not be read")
         }

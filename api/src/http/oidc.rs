@@ -242,14 +242,11 @@ impl ClientCredentials for TokenForm {
 fn too_large(form: &Result<Form<impl Sized>, FormRejection>) -> Option<Response> {
     let Err(rejection) = form else { return None };
     (rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE).then(|| {
-        let mut response = OAuthError::invalid_request(BODY_TOO_LARGE).into_response();
+        let mut response = OAuthError::invalid_request(super::error::BODY_TOO_LARGE).into_response();
         *response.status_mut() = axum::http::StatusCode::PAYLOAD_TOO_LARGE;
         response
     })
 }
-
-/// What a form past the body limit hears.
-const BODY_TOO_LARGE: &str = "The request body is too large (64 KiB at most)";
 
 /// The form, and the client credentials it presents (Basic header, or in the body).
 fn credentials_form<T: ClientCredentials>(

@@ -340,11 +340,11 @@ async fn refuse_replay(
     }
 }
 
-/// The access or refresh token row of a grant, as stored.
+/// The access or refresh token row of a grant, as stored, for `scope`.
 fn token_row(
     client: &Client,
     grant: &Grant,
-    (kind, token, expires_at): (&str, &str, DateTime<Utc>),
+    (kind, token, expires_at, scope): (&str, &str, DateTime<Utc>, &str),
     now: DateTime<Utc>,
 ) -> oauth_tokens::ActiveModel {
     oauth_tokens::ActiveModel {
@@ -354,13 +354,7 @@ fn token_row(
         client_id: Set(client.client_id.clone()),
         user_id: Set(grant.user_id),
         session_id: Set(grant.session_id),
-        // The refresh token keeps the whole grant; the access token is for what was asked.
-        scope: Set(if kind == "refresh" {
-            &grant.granted
-        } else {
-            &grant.scope
-        }
-        .clone()),
+        scope: Set(scope.to_owned()),
         auth_time: Set(grant.auth_time),
         nonce: Set(grant.nonce.clone()),
         created_at: Set(now),
@@ -392,8 +386,19 @@ async fn issue(
     let write = Write::Exchange {
         spend: spent.clone(),
         tokens: [
-            ("access", access.as_str(), (now + ACCESS_TTL).min(ends)),
-            ("refresh", refresh.as_str(), (now + REFRESH_TTL).min(ends)),
+            // The access token is for what was asked; the refresh token keeps the whole grant.
+            (
+                "access",
+                access.as_str(),
+                (now + ACCESS_TTL).min(ends),
+                grant.scope.as_str(),
+            ),
+            (
+                "refresh",
+                refresh.as_str(),
+                (now + REFRESH_TTL).min(ends),
+                grant.granted.as_str(),
+            ),
         ]
         .map(|issued| token_row(client, grant, issued, now)),
     };

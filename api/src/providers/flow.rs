@@ -17,7 +17,10 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{Provider, ProviderIdentity, Providers, github, openid};
 use crate::{
-    accounts::tokens::{self, Keys},
+    accounts::{
+        fields::Email,
+        tokens::{self, Keys},
+    },
     config::Secret,
 };
 
@@ -265,7 +268,7 @@ pub async fn finish(
     };
     // An address that is none (a 300-character one, "not-an-email") is told here, where the
     // popup can say so, rather than later as a ticket that signs no one in.
-    if crate::accounts::fields::Email::parse(identity.email.as_deref()).is_err() {
+    if Email::parse(identity.email.as_deref()).is_err() {
         return Err(FlowError::EmailUnavailable);
     }
     Ok((identity, pending))

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::accounts::fields::MAX_PASSWORD;
+use crate::{accounts::fields::MAX_PASSWORD, http::error::BODY_TOO_LARGE};
 
 /// One route's entry: its summary, body, parameters, security and answers.
 #[must_use]
@@ -290,7 +290,7 @@ fn with_common_answers(paths: &mut Map<String, Value>) {
                 add("400", "The body is not a JSON object of the expected shape");
                 add("403", "Cross-site request refused");
                 add("409", "This account or record was deleted while the request ran");
-                add("413", "The request body is too large (64 KiB at most)");
+                add("413", BODY_TOO_LARGE);
                 add(
                     "415",
                     "Request bodies must be JSON (Content-Type: application/json)",
