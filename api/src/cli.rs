@@ -44,8 +44,9 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Create an admin account, or make an existing account an admin. The password is read
-    /// from ADMIN_PASSWORD or, without it, from standard input: never from the command line.
+    /// Create an admin account, or make an existing account an admin (its password replaced by
+    /// the one given, its name kept). The password is read from ADMIN_PASSWORD or, without it
+    /// (or blank), from standard input: never from the command line.
     CreateAdmin {
         #[arg(long)]
         email: String,
@@ -135,7 +136,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 Ok(limit) => tracing::debug!(limit, "open-file limit"),
                 Err(err) => tracing::warn!(error = %err, "the open-file limit could not be raised"),
             }
-            Application::build(config).await?.run_until_stopped().await
+            let app = Application::build(config).await?;
+            // Made now rather than at the first sign-in to a platform: see `ensure_current`.
+            let state = app.state();
+            crate::oidc::keys::ensure_current(&state.db, &state.vault)
+                .await
+                .map_err(|err| match err {
+                    crate::error::Error::Internal(cause) => cause,
+                    other => anyhow::Error::new(other),
+                })
+                .context("the OpenID Provider's signing keys could not be made")?;
+            app.run_until_stopped().await
         }
         Command::Migrate => {
             let config = read_config()?;
@@ -358,9 +369,10 @@ fn export_schema(out: Option<PathBuf>) -> anyhow::Result<()> {
 async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Result<()> {
     let email = Email::parse(Some(email)).map_err(anyhow::Error::msg)?;
     let name = Name::parse(Some(name), "Name").map_err(anyhow::Error::msg)?;
+    // Blank counts as unset, as for every setting: a template's empty line leaves stdin.
     let password = match std::env::var("ADMIN_PASSWORD") {
-        Ok(password) => password,
-        Err(_) => {
+        Ok(password) if !password.trim().is_empty() => password,
+        _ => {
             let mut input = String::new();
             std::io::stdin()
                 .read_to_string(&mut input)
@@ -381,8 +393,11 @@ async fn create_admin(config: &Config, email: &str, name: &str) -> anyhow::Resul
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     match made {
-        MadeAdmin::Promoted { sessions_ended } => {
-            println!("{} is now an admin.", email.as_str());
+        MadeAdmin::Promoted { sessions_ended, name } => {
+            println!(
+                "{} is now an admin, with the password given (the old one no longer works); its name stays \"{name}\".",
+                email.as_str()
+            );
             if sessions_ended > 0 {
                 println!("Its {sessions_ended} signed-in sessions were ended.");
             }

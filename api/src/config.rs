@@ -244,7 +244,7 @@ impl Config {
         if !env.is_local() && jwt_secret.len() < MIN_SECRET_LEN {
             return Err(ConfigError::Invalid {
                 name: "JWT_SECRET",
-                reason: format!("must be at least {MIN_SECRET_LEN} characters outside local"),
+                reason: format!("must be at least {MIN_SECRET_LEN} bytes outside local"),
             });
         }
         let platforms = PlatformUrls {
@@ -285,21 +285,12 @@ impl Config {
             None if env.is_local() => format!("{app_name} <no-reply@localhost>"),
             None => return Err(ConfigError::Missing("MAIL_FROM")),
         };
-        let bind_addr: SocketAddr = get("BIND_ADDR")
-            .unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned())
-            .parse()
-            .map_err(|_| ConfigError::Invalid {
-                name: "BIND_ADDR",
-                reason: "expected host:port, e.g. 127.0.0.1:8080".to_owned(),
-            })?;
-        if env.is_local() && !bind_addr.ip().is_loopback() {
-            return Err(ConfigError::Invalid {
-                name: "BIND_ADDR",
-                reason: "APP_ENV=local listens on loopback only (127.0.0.1 or ::1): its settings \
-                         are for one developer's machine"
-                    .to_owned(),
-            });
-        }
+        let bind_addr = listen_addr(
+            "BIND_ADDR",
+            &get("BIND_ADDR").unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned()),
+            env,
+            "127.0.0.1:8080",
+        )?;
         let google = GoogleConfig {
             client_id: get("GOOGLE_CLIENT_ID"),
             client_secret: get("GOOGLE_CLIENT_SECRET").map(Secret::new),
@@ -320,8 +311,14 @@ impl Config {
                 reason: "expected a whole number of requests per ten minutes (0 turns it off)".to_owned(),
             })?,
         };
-        let session_idle = duration(&get, "SESSION_IDLE_TIMEOUT", chrono::Duration::days(7))?;
         let session_lifetime = duration(&get, "SESSION_LIFETIME", chrono::Duration::days(30))?;
+        // Unset, the idle timeout is its default or the lifetime, whichever is shorter: a
+        // lifetime of an hour alone is a whole setting, not a conflict with an unset default.
+        let session_idle = duration(
+            &get,
+            "SESSION_IDLE_TIMEOUT",
+            chrono::Duration::days(7).min(session_lifetime),
+        )?;
         if session_idle > session_lifetime {
             return Err(ConfigError::Invalid {
                 name: "SESSION_IDLE_TIMEOUT",
@@ -366,12 +363,7 @@ impl Config {
                 .transpose()?
                 .unwrap_or_default(),
             metrics_addr: get("METRICS_ADDR")
-                .map(|value| {
-                    value.parse().map_err(|_| ConfigError::Invalid {
-                        name: "METRICS_ADDR",
-                        reason: "expected host:port, e.g. 127.0.0.1:9100".to_owned(),
-                    })
-                })
+                .map(|value| listen_addr("METRICS_ADDR", &value, env, "127.0.0.1:9100"))
                 .transpose()?,
             metrics_token: get("METRICS_TOKEN").map(Secret::new),
             key_encryption,
@@ -379,6 +371,29 @@ impl Config {
             max_connections,
         })
     }
+}
+
+/// An address to listen on (`host:port`, `example` shown when it is not one); under local only
+/// a loopback one, for every listener alike (the API's and the metrics').
+fn listen_addr(
+    name: &'static str,
+    value: &str,
+    env: AppEnv,
+    example: &str,
+) -> Result<SocketAddr, ConfigError> {
+    let addr: SocketAddr = value.parse().map_err(|_| ConfigError::Invalid {
+        name,
+        reason: format!("expected host:port, e.g. {example}"),
+    })?;
+    if env.is_local() && !addr.ip().is_loopback() {
+        return Err(ConfigError::Invalid {
+            name,
+            reason: "APP_ENV=local listens on loopback only (127.0.0.1 or ::1): its settings \
+                     are for one developer's machine"
+                .to_owned(),
+        });
+    }
+    Ok(addr)
 }
 
 /// A whole number, at least 1.
@@ -630,6 +645,17 @@ mod tests {
         ));
         vars.insert("BIND_ADDR", "[::1]:8080");
         assert!(load(&vars).is_ok());
+        // The metrics' listener too: it would hand every request count to the network.
+        vars.insert("METRICS_ADDR", "0.0.0.0:9100");
+        assert!(matches!(
+            load(&vars),
+            Err(ConfigError::Invalid {
+                name: "METRICS_ADDR",
+                ..
+            })
+        ));
+        vars.insert("METRICS_ADDR", "127.0.0.1:9100");
+        assert!(load(&vars).is_ok());
     }
 
     #[test]
@@ -690,6 +716,13 @@ mod tests {
             vars.insert("SESSION_IDLE_TIMEOUT", bad);
             assert!(load(&vars).is_err(), "{bad}");
         }
+        // A lifetime shorter than the idle timeout's default, set alone, is a whole setting:
+        // the idle timeout follows it down.
+        let mut short = local();
+        short.insert("SESSION_LIFETIME", "1h");
+        let config = load(&short).expect("a lifetime alone is enough");
+        assert_eq!(config.session_idle, chrono::Duration::hours(1));
+        assert_eq!(config.session_lifetime, chrono::Duration::hours(1));
         let defaults = load(&local()).expect("valid");
         assert_eq!(defaults.session_idle, chrono::Duration::days(7));
         assert_eq!(defaults.session_lifetime, chrono::Duration::days(30));

@@ -20,12 +20,13 @@ use crate::{
 pub enum MadeAdmin {
     /// A new, active admin account.
     Created,
-    /// An existing account promoted; its sessions, links and codes ended.
-    Promoted { sessions_ended: u64 },
+    /// An existing account promoted; its sessions, links and codes ended. It keeps its own
+    /// `name` (the one given is for a new account).
+    Promoted { sessions_ended: u64, name: String },
 }
 
 /// Makes `email` an admin with the password `hash`: a new active account, or the existing one
-/// promoted (active, verified, the new password). A promoted account's sessions, reset links
+/// promoted (active, verified, the new password, its own name). A promoted account's sessions, reset links
 /// and codes end: whoever held them must not keep them with new powers; so do the identities
 /// of an account that was never verified. `by` is who acted.
 ///
@@ -59,7 +60,10 @@ pub async fn make_admin(
             .detail(format!("promoted by {how}; {sessions_ended} sessions ended"))
             .record(&txn)
             .await?;
-        MadeAdmin::Promoted { sessions_ended }
+        MadeAdmin::Promoted {
+            sessions_ended,
+            name: user.name,
+        }
     } else {
         let mut admin = new_account(name.into_inner(), email, Role::Admin, true);
         admin.password_hash = Set(Some(hash));

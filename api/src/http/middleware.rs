@@ -220,19 +220,24 @@ pub fn metrics_route(config: &Config) -> Option<axum::routing::MethodRouter<crat
     }
     match &config.metrics_token {
         Some(token) => {
-            let expected = format!("Bearer {}", token.expose());
+            let expected: Arc<str> = Arc::from(token.expose());
             Some(axum::routing::get(move |headers: axum::http::HeaderMap| {
-                let expected = expected.clone();
+                let expected = Arc::clone(&expected);
                 async move {
                     use subtle::ConstantTimeEq;
-                    let given = headers
-                        .get(header::AUTHORIZATION)
-                        .map_or(&[][..], axum::http::HeaderValue::as_bytes);
-                    if bool::from(given.ct_eq(expected.as_bytes())) {
+                    // The scheme in any case, as for every bearer token (RFC 6750, RFC 9110).
+                    let given = caller::bearer(&headers).unwrap_or_default();
+                    if bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
                         metrics().await.into_response()
                     } else {
-                        ErrorResponse::new(Code::Unauthenticated, "A metrics token is required")
-                            .into_response()
+                        let mut refused =
+                            ErrorResponse::new(Code::Unauthenticated, "A metrics token is required")
+                                .into_response();
+                        refused.headers_mut().insert(
+                            header::WWW_AUTHENTICATE,
+                            HeaderValue::from_static("Bearer realm=\"metrics\""),
+                        );
+                        refused
                     }
                 }
             }))

@@ -5,7 +5,7 @@ use axum::{
     extract::{DefaultBodyLimit, Query, State, rejection::FormRejection},
     http::{HeaderMap, HeaderValue, Method, header},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::{any, get, post},
 };
 use openidconnect::{
     AuthUrl, IssuerUrl, JsonWebKeySetUrl, ProviderMetadata, ResponseTypes, Scope, TokenUrl, UserInfoUrl,
@@ -85,8 +85,28 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/oauth2/logout", get(logout).post(logout_post))
         .merge(open)
         .merge(for_clients)
+        // Every answer of the provider's is in the OAuth shape, a wrong method or path too
+        // (axum's own 405 is an empty body; the site would answer an unknown path with a page).
+        .method_not_allowed_fallback(wrong_method)
+        .route("/oauth2/{*rest}", any(unknown_endpoint))
         // The API's bound: no form of the provider's comes near it.
         .layer(DefaultBodyLimit::max(crate::rest::BODY_LIMIT))
+}
+
+/// A method the endpoint does not take: 405 (with its `Allow`), in the OAuth error shape.
+async fn wrong_method() -> Response {
+    let mut response =
+        OAuthError::invalid_request("This method is not allowed on this endpoint").into_response();
+    *response.status_mut() = axum::http::StatusCode::METHOD_NOT_ALLOWED;
+    response
+}
+
+/// A path under `/oauth2/` that is no endpoint: 404, in the OAuth error shape.
+async fn unknown_endpoint() -> Response {
+    let mut response =
+        OAuthError::invalid_request("There is no such endpoint of the OpenID Provider").into_response();
+    *response.status_mut() = axum::http::StatusCode::NOT_FOUND;
+    response
 }
 
 fn url(state: &AppState, path: &str) -> String {

@@ -127,7 +127,9 @@ fn checked_uri(what: &str, uri: &str) -> Result<String> {
     match parsed.scheme() {
         "https" => Ok(uri.to_owned()),
         "http" if loopback => Ok(uri.to_owned()),
-        _ => Err(bad("must use https (http only for localhost)")),
+        _ => Err(bad(
+            "must use https (http only for localhost, 127.0.0.1 and [::1])",
+        )),
     }
 }
 

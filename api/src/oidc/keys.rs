@@ -378,7 +378,21 @@ pub async fn published(db: &impl ConnectionTrait, vault: &Vault) -> Result<CoreJ
     Ok(CoreJsonWebKeySet::new(keys))
 }
 
-/// Retires the current keys and makes new ones; returns the new key ids.
+/// Both current keys, made now when they do not exist yet: the server makes them as it starts,
+/// so that every later command finds keys to prove its `KEY_ENCRYPTION_KEY` against (a
+/// rotation with another key would otherwise seal keys the server cannot open).
+///
+/// # Errors
+/// On a database failure or an unreadable stored key.
+pub async fn ensure_current(db: &impl ConnectionTrait, vault: &Vault) -> Result<()> {
+    current(db, vault, RS256).await?;
+    current(db, vault, EDDSA).await?;
+    Ok(())
+}
+
+/// Retires the current keys and makes new ones; returns the new key ids. The command line
+/// opens every stored key first ([`reseal_all`]), so that it never seals new keys with a
+/// key-encryption key the server does not have.
 ///
 /// # Errors
 /// On a database failure.

@@ -17,7 +17,7 @@ use super::{
     BrowserAnswer, TalentClaims,
     authorize::Browser,
     backchannel, clients, keys,
-    pages::{PageStatus, error_page, logout_confirmation, page},
+    pages::{PageStatus, logout_confirmation, page, sign_out_error_page},
 };
 use crate::{accounts::sessions, context::Context, html::escape};
 
@@ -85,7 +85,7 @@ pub(super) async fn read_hint(ctx: &Context, hint: &str) -> Option<Hint> {
 /// A `POST /oauth2/logout` whose form does not read: the page every other sign-out the provider
 /// cannot act on gets.
 pub fn unreadable_form(ctx: &Context) -> BrowserAnswer {
-    error_page(
+    sign_out_error_page(
         ctx,
         "The sign-out form could not be read: it is too large, gives a parameter more than once, or is not text.",
     )
@@ -106,7 +106,7 @@ pub async fn logout(
     let hint = match query.id_token_hint.as_deref() {
         Some(hint) => match read_hint(ctx, hint).await {
             Some(hint) => Some(hint),
-            None => return error_page(ctx, "The sign-out link carries a token that is not ours."),
+            None => return sign_out_error_page(ctx, "The sign-out link carries a token that is not ours."),
         },
         None => None,
     };
@@ -114,7 +114,7 @@ pub async fn logout(
     if let (Some(hint), Some(asked)) = (&hint, &query.client_id)
         && &hint.client_id != asked
     {
-        return error_page(
+        return sign_out_error_page(
             ctx,
             "The sign-out link names another application than its token was issued to.",
         );
@@ -130,7 +130,7 @@ pub async fn logout(
     let destination = match (&query.post_logout_redirect_uri, &client) {
         (Some(uri), Some(client)) if client.post_logout_redirect_uris.contains(uri) => Some(uri.clone()),
         (Some(_), _) => {
-            return error_page(
+            return sign_out_error_page(
                 ctx,
                 "The application asked to return to an address it has not registered.",
             );

@@ -117,6 +117,11 @@ impl From<crate::error::Error> for OAuthError {
                 "temporarily_unavailable",
                 "The service is busy; try again shortly",
             ),
+            crate::error::Error::Internal(cause) => {
+                // The cause, which the answer must not carry: the log is where it is read.
+                tracing::error!(error = ?cause, "OpenID Provider request failed");
+                Self::server_error()
+            }
             other => {
                 tracing::error!(error = %other, "OpenID Provider request failed");
                 Self::server_error()

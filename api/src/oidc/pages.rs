@@ -68,11 +68,21 @@ button.primary{{background:#4338ca;border-color:#4338ca;color:#fff}}</style></he
     })
 }
 
+/// A sign-in request (`/oauth2/authorize`) that cannot be answered at all.
 pub(super) fn error_page(ctx: &Context, message: &str) -> BrowserAnswer {
+    refusal_page(ctx, "This sign-in link is not valid", message)
+}
+
+/// A sign-out request (`/oauth2/logout`) that cannot be answered at all.
+pub(super) fn sign_out_error_page(ctx: &Context, message: &str) -> BrowserAnswer {
+    refusal_page(ctx, "This sign-out link is not valid", message)
+}
+
+fn refusal_page(ctx: &Context, title: &str, message: &str) -> BrowserAnswer {
     page(
         ctx,
         PageStatus::Invalid,
-        "This sign-in link is not valid",
+        title,
         &format!(
             "<p>{}</p><p><a href=\"{}\">Go to {}</a></p>",
             escape(message),

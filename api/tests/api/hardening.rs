@@ -72,6 +72,20 @@ async fn metrics_are_kept_from_the_public_outside_local() {
         .await
         .unwrap();
     assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        wrong.headers()["www-authenticate"],
+        "Bearer realm=\"metrics\"",
+        "a scraper is told which scheme to use"
+    );
+    // The scheme's name in any case, as everywhere else a bearer token is read.
+    let lowercase = guarded
+        .client
+        .get(guarded.url("/metrics"))
+        .header("authorization", "bearer scrape-me")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(lowercase.status(), StatusCode::OK);
     let right = guarded
         .client
         .get(guarded.url("/metrics"))

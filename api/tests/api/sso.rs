@@ -731,7 +731,25 @@ sso_test! {
             .header("content-type", "application/x-www-form-urlencoded").body(format!("state={}", "s".repeat(70_000))).send().await.unwrap();
         assert_eq!(logout.status(), StatusCode::BAD_REQUEST);
         assert!(logout.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
-        assert!(logout.text().await.unwrap().contains("The sign-out form could not be read"));
+        let page = logout.text().await.unwrap();
+        assert!(page.contains("The sign-out form could not be read"), "{page}");
+        assert!(page.contains("<h1>This sign-out link is not valid</h1>"), "named a sign-out, not a sign-in: {page}");
+        // A wrong method or an endpoint that does not exist: in the OAuth shape too.
+        for (method, path, status) in [
+            (reqwest::Method::GET, "/oauth2/token", StatusCode::METHOD_NOT_ALLOWED),
+            (reqwest::Method::GET, "/oauth2/revoke", StatusCode::METHOD_NOT_ALLOWED),
+            (reqwest::Method::DELETE, "/oauth2/userinfo", StatusCode::METHOD_NOT_ALLOWED),
+            (reqwest::Method::POST, "/oauth2/jwks", StatusCode::METHOD_NOT_ALLOWED),
+            (reqwest::Method::GET, "/oauth2/nope", StatusCode::NOT_FOUND),
+        ] {
+            let answer = app.client.request(method.clone(), app.url(path)).send().await.unwrap();
+            assert_eq!(answer.status(), status, "{method} {path}");
+            if status == StatusCode::METHOD_NOT_ALLOWED {
+                assert!(answer.headers().contains_key("allow"), "{method} {path}");
+            }
+            let body: Value = answer.json().await.unwrap();
+            assert_eq!(body["error"], "invalid_request", "{method} {path}");
+        }
     }
 }
 
