@@ -60,6 +60,7 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
             })
             .map_sqlx_sqlite_pool_opts(|pool| {
                 pool.after_connect(|conn, _| Box::pin(async move { tune(conn).await }))
+                    .after_release(|conn, _| Box::pin(async move { settled(conn).await }))
             });
     } else {
         // A few connections open from the start: opening one takes PostgreSQL tens of
@@ -97,6 +98,7 @@ pub fn dedicated_writer(db: &DatabaseConnection) -> DatabaseConnection {
         // One connection, used only in turn: a file does not drop it as a server would.
         .test_before_acquire(false)
         .after_connect(|conn, _| Box::pin(async move { tune(conn).await }))
+        .after_release(|conn, _| Box::pin(async move { settled(conn).await }))
         .connect_lazy_with((*shared.connect_options()).clone());
     SqlxSqliteConnector::from_sqlx_sqlite_pool(pool)
 }
@@ -122,8 +124,38 @@ pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, 
 /// # Errors
 /// When a migration fails.
 pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
-    Migrator::up(db, None).await.context("database migration failed")
+    if db.get_database_backend() != sea_orm::DbBackend::Postgres {
+        // One process's file: SQLite's own write lock orders two migrations of it.
+        return Migrator::up(db, None).await.context("database migration failed");
+    }
+    // Instances started together on one new database would each create the same tables, and
+    // all but one fail on PostgreSQL's catalog; one at a time, the later ones find the work
+    // done. The lock is the session's: it goes with the connection if this process dies.
+    use sea_orm::sqlx;
+    let mut lock = db
+        .get_postgres_connection_pool()
+        .acquire()
+        .await
+        .context("could not connect to the database")?;
+    sqlx::query("SELECT pg_advisory_lock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *lock)
+        .await
+        .context("could not take the migration lock")?;
+    let migrated = Migrator::up(db, None).await.context("database migration failed");
+    let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *lock)
+        .await;
+    if unlocked.is_err() {
+        // Closing the session lets the lock go.
+        lock.detach();
+    }
+    migrated
 }
+
+/// The PostgreSQL advisory lock that migrations hold ("TalentS1" read as a number).
+const MIGRATION_LOCK: i64 = 0x5461_6c65_6e74_5331;
 
 /// What a new SQLite connection needs that sqlx has no option for: plans that depend on the
 /// SQL alone, and a short wait for another connection's write.
@@ -131,6 +163,36 @@ async fn tune(conn: &mut sea_orm::sqlx::SqliteConnection) -> Result<(), sea_orm:
     let mut handle = conn.lock_handle().await?;
     stable_plans(&mut handle)?;
     wait_briefly_when_busy(&mut handle)
+}
+
+/// Whether a connection given back to its pool is outside every transaction, as it must be
+/// between two uses; the pool closes it otherwise (which rolls back what it holds).
+///
+/// A `COMMIT` that fails (`SQLITE_FULL`: the disk is full) may leave SQLite's transaction open,
+/// or end it while sqlx still counts it open. Either way the next request given the connection
+/// would start a savepoint instead of a transaction, and its "commit" would release that
+/// savepoint inside a transaction no one commits: a write answered 201 and then lost (an
+/// outside probe filling the disk lost a quarter of the registrations it was told were made).
+async fn settled(conn: &mut sea_orm::sqlx::SqliteConnection) -> Result<bool, sea_orm::sqlx::Error> {
+    use sea_orm::sqlx::Connection;
+    // The lock goes through the connection's worker after the rollback a dropped transaction
+    // queued there, so both counts below are read once it has run.
+    let mut handle = conn.lock_handle().await?;
+    // SAFETY: the handle is this connection's open database, held exclusively through its
+    // lock for the length of the call, which only reads the connection's state.
+    let autocommit = unsafe { libsqlite3_sys::sqlite3_get_autocommit(handle.as_raw_handle().as_ptr()) } != 0;
+    drop(handle);
+    let counted_open = conn.is_in_transaction();
+    if autocommit && !counted_open {
+        Ok(true)
+    } else {
+        tracing::warn!(
+            autocommit,
+            counted_open,
+            "a SQLite connection came back inside a transaction (a failed commit); it is closed"
+        );
+        Ok(false)
+    }
 }
 
 /// Turns on SQLite's query planner stability guarantee for a new connection.
@@ -257,6 +319,53 @@ mod tests {
     async fn plans_are_stable(conn: &mut sea_orm::sqlx::SqliteConnection) -> bool {
         let mut handle = conn.lock_handle().await.unwrap();
         planner_stability(&mut handle, None).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_connection_given_back_inside_a_transaction_is_closed_not_lent_again() {
+        use sea_orm::{ConnectionTrait, sqlx};
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/settled.db?mode=rwc", dir.path().display());
+        let db = connect(&url).await.unwrap();
+        db.execute_unprepared("CREATE TABLE t (x INTEGER)").await.unwrap();
+        {
+            let mut conn = db.get_sqlite_connection_pool().acquire().await.unwrap();
+            // What a COMMIT that failed can leave: SQLite inside a transaction sqlx does not
+            // count, holding a write nobody will commit.
+            sqlx::query("BEGIN").execute(&mut *conn).await.unwrap();
+            sqlx::query("INSERT INTO t VALUES (1)")
+                .execute(&mut *conn)
+                .await
+                .unwrap();
+        }
+        // Every later write commits, whichever connection the pool lends it.
+        for _ in 0..8 {
+            let txn = begin_write(&db).await.unwrap();
+            txn.execute_unprepared("INSERT INTO t VALUES (2)").await.unwrap();
+            txn.commit().await.unwrap();
+        }
+        let count = |sql: &'static str| {
+            let url = url.clone();
+            async move {
+                let other = connect(&url).await.unwrap();
+                let row = other
+                    .query_one_raw(sea_orm::Statement::from_string(other.get_database_backend(), sql))
+                    .await
+                    .unwrap()
+                    .unwrap();
+                row.try_get_by_index::<i64>(0).unwrap()
+            }
+        };
+        assert_eq!(
+            count("SELECT COUNT(*) FROM t WHERE x = 2").await,
+            8,
+            "all committed"
+        );
+        assert_eq!(
+            count("SELECT COUNT(*) FROM t WHERE x = 1").await,
+            0,
+            "rolled back"
+        );
     }
 
     #[tokio::test]

@@ -283,6 +283,16 @@ impl From<sea_orm::DbErr> for Error {
         if is_unreachable(&err) {
             tracing::error!(error = %err, "database unavailable");
             Self::Unavailable
+        } else if let Some(code) = sqlite_code(&err).filter(|code| SQLITE_CANNOT_STORE.contains(code)) {
+            // The disk is full, or the file cannot be written: nothing this request wrote was
+            // kept, and the same request goes through once the operator has made room.
+            tracing::error!(error = %err, code, "the SQLite database cannot store anything");
+            Self::Unavailable
+        } else if sqlite_code(&err).is_some_and(|code| SQLITE_BUSY_CODES.contains(&code)) {
+            // Another process (a backup, an operator's `sqlite3`) held the file past the
+            // busy wait: this request wrote nothing, and the same request again goes through.
+            tracing::warn!(error = %err, "the SQLite database stayed locked past the busy wait");
+            Self::Busy
         } else if is_bad_data(&err) {
             // A check before the database missed this value: say so in the logs, and answer
             // the caller as the bad input it is.
@@ -313,6 +323,33 @@ pub const UNSTORABLE: &str = "A value is out of range or holds a character that 
 /// character in text, a date or number out of its range).
 fn is_bad_data(err: &sea_orm::DbErr) -> bool {
     sql_state(err).is_some_and(|code| code.starts_with("22"))
+}
+
+/// SQLite's primary result codes (`SQLITE_IOERR`, `SQLITE_FULL`, `SQLITE_READONLY`) for a file
+/// that cannot take a write.
+const SQLITE_CANNOT_STORE: [i32; 3] = [10, 13, 8];
+
+/// `SQLITE_BUSY` and `SQLITE_LOCKED`: another connection's lock, held past the busy wait.
+const SQLITE_BUSY_CODES: [i32; 2] = [5, 6];
+
+/// SQLite's primary result code (the low byte of its extended code) of a statement SQLite
+/// refused; `None` for PostgreSQL, whose SQLSTATEs may read as numbers too.
+fn sqlite_code(err: &sea_orm::DbErr) -> Option<i32> {
+    use sea_orm::{
+        DbErr, RuntimeErr,
+        sqlx::{Error as Sqlx, error::DatabaseError},
+    };
+    match err {
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => match &**e {
+            Sqlx::Database(db) => db
+                .try_downcast_ref::<sea_orm::sqlx::sqlite::SqliteError>()
+                .and_then(|sqlite| sqlite.code())
+                .and_then(|code| code.parse::<i32>().ok())
+                .map(|code| code & 0xff),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The SQLSTATE of a statement the database refused, when it gave one.

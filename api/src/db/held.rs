@@ -18,14 +18,18 @@ use tokio::sync::Mutex;
 
 use super::PING_WHEN_IDLE_FOR;
 
+/// The longest one statement on a kept connection may take: its reads answer in
+/// milliseconds. Past it the connection is dropped and the next statement opens another.
+const STATEMENT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A connection taken from `pool` when first needed and kept, with the pool's settings (sqlx's
 /// hooks on a new connection run as for any other). It leaves the pool, so the pool's own
 /// connections are not fewer for it.
 ///
 /// A statement that fails takes the connection with it (a dropped connection, a restarted
 /// database, a crashed worker thread), and the next statement opens another. So does a statement
-/// whose caller stops waiting for it: a connection is kept only once its statement has ended
-/// well. As the pool does, a connection idle for a while is pinged before its next statement,
+/// whose caller stops waiting for it, or that takes longer than [`STATEMENT_LIMIT`]: a
+/// connection is kept only once its statement has ended well. As the pool does, a connection idle for a while is pinged before its next statement,
 /// and replaced if that fails.
 pub struct Held {
     pool: DatabaseConnection,
@@ -108,9 +112,22 @@ impl Held {
         let mut slot = self.kept.lock().await;
         // Out of the slot while the statement runs: dropped with this future, it is not kept.
         let mut conn = self.live(slot.take()).await?;
-        let done = match &mut conn {
-            Conn::Sqlite(conn) => run_on::<sqlx::Sqlite>(conn, op).await,
-            Conn::Postgres(conn) => run_on::<sqlx::Postgres>(conn, op).await,
+        let running = async {
+            match &mut conn {
+                Conn::Sqlite(conn) => run_on::<sqlx::Sqlite>(conn, op).await,
+                Conn::Postgres(conn) => run_on::<sqlx::Postgres>(conn, op).await,
+            }
+        };
+        // A connection that went silent (a firewall or failover that dropped it without a
+        // reset) would hold this statement, and every check queued behind its reader, for ever.
+        let Ok(done) = tokio::time::timeout(STATEMENT_LIMIT, running).await else {
+            tracing::error!(
+                limit = ?STATEMENT_LIMIT,
+                "a kept connection did not answer its statement in time; it is dropped"
+            );
+            return Err(DbErr::Conn(RuntimeErr::Internal(
+                "the database did not answer in time".to_owned(),
+            )));
         };
         match done {
             Ok(done) => {

@@ -58,6 +58,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/oauth2/jwks", get(jwks))
         .route("/oauth2/userinfo", get(userinfo_get).post(userinfo_post))
+        .method_not_allowed_fallback(wrong_method)
         .layer(open_cors);
     // Token and revocation answer only the origins of registered redirect URIs (a public
     // client running in its own page), never with credentials.
@@ -78,16 +79,18 @@ pub fn router(state: &AppState) -> Router<AppState> {
     let for_clients = Router::new()
         .route("/oauth2/token", post(token_endpoint))
         .route("/oauth2/revoke", post(revoke))
+        .method_not_allowed_fallback(wrong_method)
         .layer(client_cors);
     Router::new()
         .route("/oauth2/authorize", get(authorize_endpoint).post(authorize_post))
         .route("/oauth2/authorize/consent", post(consent))
         .route("/oauth2/logout", get(logout).post(logout_post))
-        .merge(open)
-        .merge(for_clients)
         // Every answer of the provider's is in the OAuth shape, a wrong method or path too
         // (axum's own 405 is an empty body; the site would answer an unknown path with a page).
+        // Each router takes the fallback beneath its CORS layer, which answers preflights.
         .method_not_allowed_fallback(wrong_method)
+        .merge(open)
+        .merge(for_clients)
         .route("/oauth2/{*rest}", any(unknown_endpoint))
         // The API's bound: no form of the provider's comes near it.
         .layer(DefaultBodyLimit::max(crate::rest::BODY_LIMIT))

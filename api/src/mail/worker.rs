@@ -11,8 +11,8 @@ use lettre::{
     message::MultiPart,
 };
 use sea_orm::{
-    ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    sea_query::Expr,
+    ColumnTrait, Condition, DatabaseConnection, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect,
+    sea_query::{Expr, NullOrdering},
 };
 use tokio::sync::{Notify, watch};
 
@@ -20,6 +20,11 @@ use tokio::sync::{Notify, watch};
 const POLL: Duration = Duration::from_secs(1);
 /// How long a claim protects a row from other workers while it is being sent.
 const CLAIM: chrono::Duration = chrono::Duration::seconds(60);
+/// The longest one delivery may take, from connecting to the server's answer to the message.
+/// lettre's own timeout bounds the connection only: a server that accepts and then says
+/// nothing would hold the worker, and every mail behind it, for ever. Well inside [`CLAIM`],
+/// so no other instance takes the row while it is being sent.
+const SEND_LIMIT: Duration = Duration::from_secs(30);
 /// After this many failed tries a mail is left for an operator to look at.
 pub const MAX_ATTEMPTS: i32 = 12;
 const BATCH: u64 = 20;
@@ -77,6 +82,10 @@ impl Worker {
                 .filter(mail_outbox::Column::Attempts.lt(MAX_ATTEMPTS))
                 .filter(unclaimed(now))
                 .filter(still_useful(now))
+                // The code or link that expires soonest goes first: a sign-up code is not
+                // held behind an organization's hundreds of invitations (days to live), and
+                // notices without a secret go last.
+                .order_by_with_nulls(mail_outbox::Column::SecretUntil, Order::Asc, NullOrdering::Last)
                 .order_by_asc(mail_outbox::Column::CreatedAt)
                 .limit(BATCH)
                 .all(&self.db)
@@ -127,13 +136,19 @@ impl Worker {
                 None,
                 mail.recipient.parse::<Address>().context("recipient address")?,
             ))
+            // The row's own id: a copy sent again (a crash between the server's acceptance and
+            // our record of it) carries the same one, which receiving servers drop.
+            .message_id(Some(format!("<{}@{}>", mail.id, self.from.email.domain())))
             .subject(&mail.subject)
             .multipart(MultiPart::alternative_plain_html(
                 mail.text_body.clone(),
                 mail.html_body.clone(),
             ))
             .context("building the message")?;
-        self.transport.send(message).await.context("SMTP")?;
+        tokio::time::timeout(SEND_LIMIT, self.transport.send(message))
+            .await
+            .map_err(|_| anyhow::anyhow!("the mail server did not answer within {SEND_LIMIT:?}"))?
+            .context("SMTP")?;
         Ok(())
     }
 

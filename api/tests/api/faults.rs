@@ -565,3 +565,161 @@ db_test!(
         assert_eq!(response.status(), StatusCode::OK);
     }
 );
+
+/// A TCP relay to PostgreSQL whose connections can go silent: those it relays stay open and
+/// pass nothing more, as when a firewall or a failover drops them without a reset, while new
+/// connections are relayed as before.
+struct SilentRelay {
+    port: u16,
+    accepted: Arc<std::sync::atomic::AtomicU64>,
+    /// Connections numbered below this are silent.
+    silent_below: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl SilentRelay {
+    async fn start(to: std::net::SocketAddr) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let silent_below = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (count, silent) = (accepted.clone(), silent_below.clone());
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let n = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Ok(server) = tokio::net::TcpStream::connect(to).await else {
+                    continue;
+                };
+                let (client_in, client_out) = client.into_split();
+                let (server_in, server_out) = server.into_split();
+                tokio::spawn(pipe(client_in, server_out, n, silent.clone()));
+                tokio::spawn(pipe(server_in, client_out, n, silent.clone()));
+            }
+        });
+        Self {
+            port,
+            accepted,
+            silent_below,
+        }
+    }
+
+    /// Every connection open now goes silent.
+    fn silence_open_connections(&self) {
+        use std::sync::atomic::Ordering;
+        self.silent_below
+            .store(self.accepted.load(Ordering::SeqCst), Ordering::SeqCst);
+    }
+}
+
+/// Copies `from` to `to` until either ends, or holds both open for ever once connection `n` is
+/// silent.
+async fn pipe(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    mut to: impl tokio::io::AsyncWrite + Unpin,
+    n: u64,
+    silent_below: Arc<std::sync::atomic::AtomicU64>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let Ok(read) = from.read(&mut buf).await else {
+            return;
+        };
+        if read == 0 {
+            return;
+        }
+        if n < silent_below.load(std::sync::atomic::Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+        if to.write_all(&buf[..read]).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_connection_gone_silent_holds_the_session_checks_for_seconds_not_for_ever() {
+    let Some(direct) = TestApp::spawn_postgres().await else {
+        return;
+    };
+    let mut url = url::Url::parse(&direct.database_url).unwrap();
+    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
+    let relay = SilentRelay::start(target.parse().unwrap()).await;
+    url.set_port(Some(relay.port)).unwrap();
+    let app = direct
+        .another_instance_builder()
+        .env("DATABASE_URL", url.as_str())
+        .start()
+        .await;
+    // Signed up on the other instance (whose mail the test reads), checked on this one.
+    let token = direct.signed_up("silent@example.com").await;
+    assert_eq!(
+        app.get_as(&token, "/api/auth/verify").await.status(),
+        StatusCode::OK
+    );
+
+    // Every connection the instance holds goes silent; new ones still reach PostgreSQL.
+    relay.silence_open_connections();
+    let started = Instant::now();
+    let first = app.get_as(&token, "/api/auth/verify").await;
+    assert_eq!(first.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "answered after {:?}, not at the request's own 30 s limit",
+        started.elapsed()
+    );
+    // The silent connection is dropped, and the checks after it are answered on a new one.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let status = app.get_as(&token, "/api/auth/verify").await.status();
+        if status == StatusCode::OK {
+            break;
+        }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(Instant::now() < deadline, "the session checks never came back");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_started_together_on_a_new_postgresql_database_all_serve() {
+    if !TestApp::postgres_configured() {
+        return;
+    }
+    let admin_url = std::env::var("TEST_POSTGRES_URL").unwrap();
+    let name = format!("test_together_{}", uuid::Uuid::new_v4().simple());
+    let admin = Database::connect(&admin_url).await.unwrap();
+    admin
+        .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+        .await
+        .unwrap();
+    let url = crate::helpers::database_url(&admin_url, &name);
+    // A deployment that starts its replicas at once on an empty database: each migrates.
+    let servers = join_all((0..3).map(|_| ServerProcess::start(&url, &[]))).await;
+    for server in &servers {
+        assert_eq!(
+            reqwest::get(server.url("/readyz")).await.unwrap().status(),
+            StatusCode::OK
+        );
+    }
+    drop(servers);
+    admin
+        .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_file_locked_by_another_process_past_the_busy_wait_is_a_503_that_loses_nothing() {
+    use sea_orm::sqlx::{self, Connection};
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    // An operator's `sqlite3` session (or a backup) holding the whole file.
+    let mut other = sqlx::SqliteConnection::connect(&app.database_url).await.unwrap();
+    sqlx::query("BEGIN EXCLUSIVE").execute(&mut other).await.unwrap();
+    let refused = app.register("locked@example.com").await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], "UNAVAILABLE", "{body}");
+    sqlx::query("COMMIT").execute(&mut other).await.unwrap();
+    // Nothing of the refused request was kept: the same registration goes through now.
+    json_of(app.register("locked@example.com").await, StatusCode::CREATED).await;
+}

@@ -268,7 +268,7 @@ fn production_refuses_a_short_jwt_secret() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("JWT_SECRET") && stderr.contains("at least 32 characters"),
+        stderr.contains("JWT_SECRET") && stderr.contains("at least 32 bytes"),
         "{stderr}"
     );
 }

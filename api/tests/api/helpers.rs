@@ -418,7 +418,13 @@ impl TestApp {
 
     /// Waits, at most 20 s, until `sql` counts at least `n`; the count it reached.
     pub async fn eventually(&self, sql: &str, n: i64) -> i64 {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        self.eventually_within(sql, n, std::time::Duration::from_secs(20))
+            .await
+    }
+
+    /// [`TestApp::eventually`], waiting at most `limit`.
+    pub async fn eventually_within(&self, sql: &str, n: i64, limit: std::time::Duration) -> i64 {
+        let deadline = std::time::Instant::now() + limit;
         loop {
             let reached = self.count(sql).await;
             if reached >= n || std::time::Instant::now() > deadline {

@@ -37,9 +37,20 @@ async fn smtp_down_then_up_delivers_every_queued_mail_once(backend: Backend) {
     assert!(smtp.all().await.is_empty());
 
     smtp.listen();
+    let mut ids = HashSet::new();
     for email in people {
         let mails = smtp.wait_for(email, 1).await;
         assert_eq!(crate::helpers::code_in(&mails[0]).len(), 6);
+        // Each mail names itself by its outbox row, so a copy sent again is known as one.
+        let id = mails[0]
+            .data
+            .lines()
+            .find_map(|line| line.strip_prefix("Message-ID: "))
+            .unwrap_or_else(|| panic!("a Message-ID header: {}", mails[0].data));
+        let row = id.trim_start_matches('<').split('@').next().unwrap();
+        assert!(uuid::Uuid::parse_str(row).is_ok(), "{id}");
+        assert!(id.ends_with("@talent.test>"), "{id}");
+        assert!(ids.insert(id.to_owned()), "one id for each mail: {id}");
     }
     app.mail_settled().await;
     assert_eq!(
@@ -136,4 +147,36 @@ async fn three_hundred_mails_queued_while_smtp_is_down_arrive_once_when_it_retur
     if TestApp::postgres_configured() {
         smtp_outage_under_load(Backend::Postgres).await;
     }
+}
+
+/// A mail server that takes the connection and then never says a word.
+async fn silent_mail_server() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    port
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_server_that_never_answers_holds_a_delivery_for_seconds_not_for_ever() {
+    let port = silent_mail_server().await;
+    let app = TestApp::builder(Backend::Sqlite)
+        .env("SMTP_URL", &format!("smtp://127.0.0.1:{port}"))
+        .start()
+        .await;
+    json_of(app.register("quiet@example.com").await, StatusCode::CREATED).await;
+    json_of(app.send_code("quiet@example.com").await, StatusCode::OK).await;
+    // The worker gives up on the silent server and records why, instead of waiting on it for
+    // ever with every later mail behind it; the mail stays queued for its next try.
+    let gave_up = "SELECT COUNT(*) FROM mail_outbox WHERE attempts = 1 AND sent_at IS NULL \
+                   AND last_error LIKE '%did not answer%'";
+    assert_eq!(
+        app.eventually_within(gave_up, 1, Duration::from_secs(50)).await,
+        1
+    );
 }
