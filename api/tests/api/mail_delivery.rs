@@ -180,3 +180,32 @@ async fn a_mail_server_that_never_answers_holds_a_delivery_for_seconds_not_for_e
         1
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mail_whose_code_expires_soonest_goes_first() {
+    let (app, smtp) = spawn_with_smtp_down(Backend::Sqlite).await;
+    // A reset link (30 minutes to live) queued first, then a sign-up code (10 minutes).
+    let early = "early@example.com";
+    json_of(app.register(early).await, StatusCode::CREATED).await;
+    app.post("/api/auth/forgot-password", json!({ "email": early }))
+        .await;
+    let late = "late@example.com";
+    json_of(app.register(late).await, StatusCode::CREATED).await;
+    json_of(app.send_code(late).await, StatusCode::OK).await;
+    let tried = "SELECT COUNT(*) FROM mail_outbox WHERE attempts > 0 AND sent_at IS NULL";
+    assert_eq!(app.eventually(tried, 2).await, 2);
+    // Both held back while the server comes up, then due at the same moment: the worker
+    // chooses between them.
+    app.sql("UPDATE mail_outbox SET next_attempt_at = '2999-01-01 00:00:00+00:00'")
+        .await;
+    smtp.listen();
+    app.sql("UPDATE mail_outbox SET next_attempt_at = created_at")
+        .await;
+    smtp.wait_for(early, 1).await;
+    let order: Vec<String> = smtp.all().await.iter().map(|mail| mail.to[0].clone()).collect();
+    assert_eq!(
+        order,
+        [late, early],
+        "the code first, though queued after the link"
+    );
+}
