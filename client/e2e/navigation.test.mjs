@@ -224,3 +224,20 @@ test('desktop home screenshot for review', async () => {
     await screenshot(page, 'home-desktop-full');
   }, { viewport: DESKTOP });
 });
+
+test('every form field shows the keyboard focus ring', async () => {
+  await withPage(browser, app.baseURL, 'field focus ring', async (page) => {
+    for (const path of ['/login', '/register']) {
+      await page.goto(path);
+      const email = page.getByLabel('Email', { exact: false }).first();
+      await email.waitFor();
+      await email.focus();
+      const ring = await email.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { style: style.outlineStyle, width: style.outlineWidth };
+      });
+      assert.notEqual(ring.style, 'none', `${path}: the focused email field has no visible outline`);
+      assert.equal(ring.width, '3px', path);
+    }
+  });
+});

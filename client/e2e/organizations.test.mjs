@@ -210,8 +210,16 @@ describe('organizations (real server)', { skip: preview && 'needs the real serve
         // The owner makes them an admin.
         await ownerPage.reload();
         const role = memberRow(main, invitee.name).getByRole('combobox', { name: `Role of ${invitee.name}` });
+        // By keyboard: an arrow key moves through the roles and grants nothing until Save.
+        await role.focus();
+        await ownerPage.keyboard.press('ArrowUp');
+        await memberRow(main, invitee.name).getByRole('button', { name: `Save role of ${invitee.name}` }).waitFor();
+        const before = await getApi(`/orgs/${organizationId}/members?limit=20`, owner.token);
+        assert.equal(before.body.data.items.find((item) => item.user.email === invitee.email)?.role, 'member');
         await role.selectOption('admin');
+        await memberRow(main, invitee.name).getByRole('button', { name: `Save role of ${invitee.name}` }).click();
         await toast(ownerPage, 'Member updated').waitFor();
+        assert.ok(await role.evaluate((el) => el === document.activeElement), 'the keyboard stays on the role');
         const members = await getApi(`/orgs/${organizationId}/members?limit=20`, owner.token);
         assert.equal(members.status, 200, JSON.stringify(members.body));
         assert.equal(members.body.data.items.find((item) => item.user.email === invitee.email)?.role, 'admin');

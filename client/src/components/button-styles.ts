@@ -3,7 +3,7 @@
 export type ButtonVariant = 'primary' | 'solid' | 'secondary' | 'ghost' | 'light';
 
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60';
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-wait aria-disabled:opacity-60';
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-700 text-white shadow-sm hover:bg-indigo-800',

@@ -3,7 +3,7 @@ import { useId, type ReactNode } from 'react';
 export function SectionCard({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   const id = useId();
   return (
-    <section aria-labelledby={id} className="rounded-2xl bg-paper p-6 shadow-sm ring-1 ring-ink-200">
+    <section aria-labelledby={id} className="min-w-0 rounded-2xl bg-paper p-6 shadow-sm ring-1 ring-ink-200">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h2 id={id} className="text-lg font-bold text-ink-900">
           {title}

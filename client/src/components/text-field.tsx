@@ -37,7 +37,7 @@ export function TextField({ label, error, required = false, hint, id, className 
         aria-required={required || undefined}
         aria-invalid={hasError || undefined}
         aria-describedby={describedBy}
-        className={`block w-full rounded-lg border bg-paper px-3 py-2.5 ${trailing ? 'pr-11' : ''} text-ink-900 placeholder:text-ink-500 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 ${
+        className={`block w-full rounded-lg border bg-paper px-3 py-2.5 ${trailing ? 'pr-11' : ''} text-ink-900 placeholder:text-ink-500 focus-visible:outline-3 focus-visible:outline-offset-1 ${
           hasError ? 'border-danger-line focus-visible:outline-danger-line' : 'border-ink-300 focus-visible:outline-focus'
         }`}
         {...inputProps}

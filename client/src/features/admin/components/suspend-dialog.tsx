@@ -67,7 +67,7 @@ export function SuspendDialog({ open, name, pending, serverError, onEdit, onCanc
               setError(undefined);
               onEdit();
             }}
-            className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${shown ? 'border-danger-line' : 'border-ink-300'}`}
+            className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${shown ? 'border-danger-line' : 'border-ink-300'}`}
           />
           {shown ? (
             <p id={`${fieldId}-error`} className="mt-1 text-sm text-danger">

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithApp } from '@/test/render';
@@ -34,5 +34,11 @@ describe('AdminAuditPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('audit-row')).toHaveLength(1));
     expect(router.state.location.search).toBe('?userId=u1&kind=sign_in&from=2025-02-01T00%3A00');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/admin/audit.csv?userId=u1&kind=sign_in&from=${from}`);
+
+    // Back returns to the log as it was before the filters were applied, form and all.
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('?userId=u1');
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Kind' })).toHaveValue(''));
+    expect(screen.getByRole('textbox', { name: 'User id' })).toHaveValue('u1');
   });
 });

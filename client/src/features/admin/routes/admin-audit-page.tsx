@@ -23,7 +23,8 @@ export function AdminAuditPage() {
   const key = queryString({ ...filters });
   const list = useKeysetList(key, (cursor, signal) => listAudit(apiBaseUrl, filters, cursor, signal));
   const { items, status } = list;
-  const apply = (next: AuditFilters) => setSearch(new URLSearchParams(queryString({ ...next })), { replace: true });
+  // Each applied filter is a step of the history: Back returns to the log as it was.
+  const apply = (next: AuditFilters) => setSearch(new URLSearchParams(queryString({ ...next })));
 
   let summary: string;
   if (status === 'loading') summary = 'Loading events…';

@@ -103,7 +103,9 @@ export function NewsAdminPanel() {
           {posts}
           {data?.news.nextCursor ? (
             <div>
-              <button type="button" disabled={loading} onClick={() => void loadMore(data.news.nextCursor ?? '')} className={buttonClass('secondary', 'md')}>
+              <button type="button" aria-disabled={loading || undefined} onClick={() => {
+                if (!loading) void loadMore(data.news.nextCursor ?? '');
+              }} className={buttonClass('secondary', 'md')}>
                 {loading ? 'Loading…' : 'Load more'}
               </button>
             </div>

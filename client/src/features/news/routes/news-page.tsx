@@ -75,7 +75,9 @@ function Feed() {
         <NewsList items={items} isAdmin={isAdmin} deleting={deleteState.loading} onDelete={(item) => void remove(item)} />
         {data?.news.nextCursor ? (
           <div>
-            <button type="button" disabled={loading} onClick={() => void loadMore(data.news.nextCursor ?? '')} className={buttonClass('secondary', 'md')}>
+            <button type="button" aria-disabled={loading || undefined} onClick={() => {
+                if (!loading) void loadMore(data.news.nextCursor ?? '');
+              }} className={buttonClass('secondary', 'md')}>
               {loading ? 'Loading…' : 'Load more'}
             </button>
           </div>

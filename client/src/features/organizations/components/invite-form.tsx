@@ -22,7 +22,7 @@ type InviteFormProps = {
 
 const INVITE_ROLES: readonly InviteRole[] = ['member', 'admin'];
 const OWNER_INVITE_ROLES: readonly InviteRole[] = ['member', 'admin', 'owner'];
-const fieldClass = 'block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1';
+const fieldClass = 'block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus-visible:outline-3 focus-visible:outline-offset-1';
 
 /** Reads a chosen file as text (Blob.text where the browser has it). */
 function readText(file: File): Promise<string> {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef, useState } from 'react';
 import { badgeTone } from '@/components/badge-styles';
 import { buttonClass } from '@/components/button-styles';
 import type { MemberRole, Membership } from '../api/types';
@@ -48,8 +48,23 @@ type MemberRowProps = {
 
 function MemberRow({ member, isSelf, myRole, pending, onChangeRole, onRemove, onLeave }: MemberRowProps) {
   const selectId = useId();
+  const select = useRef<HTMLSelectElement>(null);
+  // A role picked but not saved: the arrow keys move through the choices without granting
+  // each in turn, and Save sends the one chosen.
+  const [draft, setDraft] = useState<MemberRole | null>(null);
+  // The role on its way, shown until the server's answer settles the member's role.
+  const [sent, setSent] = useState<MemberRole | null>(null);
   const choices = roleChoices(myRole, member);
   const name = member.user.name || member.user.email;
+  const shown = draft ?? (pending && sent ? sent : member.role);
+  const save = () => {
+    if (!draft) return;
+    setSent(draft);
+    setDraft(null);
+    // The Save button goes away: the keyboard stays on this member's role.
+    select.current?.focus();
+    onChangeRole(draft);
+  };
   return (
     <li data-testid="member" className="flex flex-wrap items-center gap-3 px-4 py-3">
       <div className="min-w-0 flex-1 basis-48">
@@ -67,10 +82,13 @@ function MemberRow({ member, isSelf, myRole, pending, onChangeRole, onRemove, on
               Role of {name}
             </label>
             <select
+              ref={select}
               id={selectId}
-              value={member.role}
-              disabled={pending}
-              onChange={(event) => onChangeRole(event.target.value as MemberRole)}
+              value={shown}
+              onChange={(event) => {
+                const role = event.target.value as MemberRole;
+                setDraft(role === member.role ? null : role);
+              }}
               className="rounded-lg border border-ink-300 bg-paper px-3 py-2 text-sm text-ink-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus disabled:opacity-60"
             >
               {/* The current role stays listed even when the caller could not give it. */}
@@ -80,6 +98,11 @@ function MemberRow({ member, isSelf, myRole, pending, onChangeRole, onRemove, on
                 </option>
               ))}
             </select>
+            {draft ? (
+              <button type="button" disabled={pending} onClick={save} aria-label={`Save role of ${name}`} className={buttonClass('primary', 'sm')}>
+                Save role
+              </button>
+            ) : null}
           </>
         ) : (
           <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeTone.neutral}`}>{ROLE_LABELS[member.role]}</span>

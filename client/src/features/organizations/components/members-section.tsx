@@ -107,7 +107,9 @@ export function MembersSection({ organization, myUserId, onOrganizationChange, o
         />
         {members.error ? <p className="mt-3 text-danger">{members.error}</p> : null}
         {members.nextCursor ? (
-          <button type="button" disabled={members.loadingMore} onClick={members.loadMore} className={`${buttonClass('secondary', 'md')} mt-4`}>
+          <button type="button" aria-disabled={members.loadingMore || undefined} onClick={() => {
+            if (!members.loadingMore) members.loadMore();
+          }} className={`${buttonClass('secondary', 'md')} mt-4`}>
             {members.loadingMore ? 'Loading…' : 'Load more'}
           </button>
         ) : null}

@@ -84,8 +84,12 @@ describe('OrganizationPage', () => {
     expect(within(row('Asha Rao')).queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
     expect(within(row('Asha Rao')).getByRole('button', { name: 'Leave organization' })).toBeInTheDocument();
 
+    // Picking a role sends nothing until it is saved.
     await events.selectOptions(select, 'admin');
+    expect(api.callsTo('PUT', '/orgs/o1/members/u2')).toHaveLength(0);
+    await events.click(within(row('Ravi Kumar')).getByRole('button', { name: 'Save role of Ravi Kumar' }));
     expect(await screen.findByText('Member updated')).toBeInTheDocument();
+    expect(select).toHaveFocus();
     expect(api.callsTo('PUT', '/orgs/o1/members/u2')[0]?.body).toEqual({ role: 'admin' });
     expect(select).toHaveValue('admin');
   });
@@ -97,6 +101,7 @@ describe('OrganizationPage', () => {
     await screen.findAllByTestId('member');
     const select = within(row('Asha Rao')).getByRole('combobox', { name: 'Role of Asha Rao' });
     await events.selectOptions(select, 'member');
+    await events.click(within(row('Asha Rao')).getByRole('button', { name: 'Save role of Asha Rao' }));
     expect(await screen.findByText('An organization needs at least one owner')).toBeInTheDocument();
     await waitFor(() => expect(select).toBeEnabled());
     expect(select).toHaveValue('owner');
@@ -286,6 +291,7 @@ describe('OrganizationPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(2));
     await screen.findAllByTestId('member');
     await events.selectOptions(within(row('Meera Iyer')).getByRole('combobox', { name: 'Role of Meera Iyer' }), 'member');
+    await events.click(within(row('Meera Iyer')).getByRole('button', { name: 'Save role of Meera Iyer' }));
     expect(await screen.findByText('Member updated')).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByTestId('invitation')).toHaveLength(1));
     expect(screen.queryByText('kabir@example.com')).not.toBeInTheDocument();
@@ -329,6 +335,7 @@ describe('OrganizationPage', () => {
     render();
     await screen.findAllByTestId('member');
     await events.selectOptions(within(row('Ravi Kumar')).getByRole('combobox', { name: 'Role of Ravi Kumar' }), 'admin');
+    await events.click(within(row('Ravi Kumar')).getByRole('button', { name: 'Save role of Ravi Kumar' }));
     expect(await screen.findByText('Member not found')).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByTestId('member')).toHaveLength(2));
     expect(screen.queryByText('Ravi Kumar')).not.toBeInTheDocument();
@@ -361,16 +368,23 @@ describe('OrganizationPage', () => {
     await screen.findAllByTestId('member');
     const ravi = within(row('Ravi Kumar')).getByRole('combobox', { name: 'Role of Ravi Kumar' });
     const meera = within(row('Meera Iyer')).getByRole('combobox', { name: 'Role of Meera Iyer' });
+    const button = (name: string, label: string) => within(row(name)).getByRole('button', { name: label });
     await events.selectOptions(ravi, 'admin');
+    await events.click(button('Ravi Kumar', 'Save role of Ravi Kumar'));
     await events.selectOptions(meera, 'member');
-    expect(ravi).toBeDisabled();
-    expect(meera).toBeDisabled();
+    await events.click(button('Meera Iyer', 'Save role of Meera Iyer'));
+    expect(button('Ravi Kumar', 'Remove Ravi Kumar')).toBeDisabled();
+    expect(button('Meera Iyer', 'Remove Meera Iyer')).toBeDisabled();
     held.release('PUT /orgs/o1/members/u3');
-    await waitFor(() => expect(meera).toBeEnabled());
-    expect(ravi).toBeDisabled();
-    expect(within(row('Ravi Kumar')).getByRole('button', { name: 'Remove Ravi Kumar' })).toBeDisabled();
+    await waitFor(() => expect(button('Meera Iyer', 'Remove Meera Iyer')).toBeEnabled());
+    expect(button('Ravi Kumar', 'Remove Ravi Kumar')).toBeDisabled();
+    // Another role picked for Ravi while his change is on its way waits to be saved.
+    expect(ravi).toHaveValue('admin');
+    await events.selectOptions(ravi, 'owner');
+    expect(button('Ravi Kumar', 'Save role of Ravi Kumar')).toBeDisabled();
     held.release('PUT /orgs/o1/members/u2');
-    await waitFor(() => expect(ravi).toBeEnabled());
+    await waitFor(() => expect(button('Ravi Kumar', 'Remove Ravi Kumar')).toBeEnabled());
+    expect(button('Ravi Kumar', 'Save role of Ravi Kumar')).toBeEnabled();
     expect(api.callsTo('PUT', '/orgs/o1/members/u2')).toHaveLength(1);
   });
 

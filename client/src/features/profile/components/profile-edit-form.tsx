@@ -102,7 +102,7 @@ export function ProfileEditForm({ user, initialValues, pending, onSave, onCancel
                 setValues((current) => ({ ...current, text: { ...current.text, bio: value } }));
                 clearError('bio');
               }}
-              className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${errors.bio ? 'border-danger-line' : 'border-ink-300'}`}
+              className={`block w-full rounded-lg border bg-paper px-3 py-2.5 text-ink-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-focus ${errors.bio ? 'border-danger-line' : 'border-ink-300'}`}
             />
             {errors.bio ? (
               <p id="profile-bio-error" className="mt-1 text-sm text-danger">

@@ -41,7 +41,7 @@ export function PasskeyItem({ passkey, busy, onRename, onRemove }: PasskeyItemPr
       ) : (
         <>
           <div className="min-w-0 flex-1">
-            <p className="break-words font-medium text-ink-900">{passkey.name}</p>
+            <p className="font-medium text-ink-900 [overflow-wrap:anywhere]">{passkey.name}</p>
             <p className="text-sm text-ink-700">
               Added {day(passkey.createdAt)} · {passkey.lastUsedAt ? `last used ${day(passkey.lastUsedAt)}` : 'Never used'}
             </p>
