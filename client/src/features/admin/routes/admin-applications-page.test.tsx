@@ -81,7 +81,8 @@ describe('AdminApplicationsPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Mentor Hub is registered' });
     expect(within(dialog).getByText('s3cret-once')).toBeInTheDocument();
     expect(within(dialog).getByText('new-app')).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Copy client secret' })).toHaveFocus();
+    // The dialog moves focus in an effect after it renders: wait for it.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Copy client secret' })).toHaveFocus());
     expect(api.operations.findLast((operation) => operation.operationName === 'CreateOAuthClient')?.variables).toEqual({
       input: { name: 'Mentor Hub', redirectUris: ['https://mentor.example/cb', 'https://mentor.example/cb2'], firstParty: true, public: false, idTokenSignedResponseAlg: 'EdDSA' },
     });

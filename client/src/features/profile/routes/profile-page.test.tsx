@@ -253,7 +253,7 @@ describe('ProfilePage', () => {
     await events.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Delete account' }));
     let confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
     expect(window.localStorage.getItem('token')).toBe('jwt-1');
-    expect(within(confirm).getByLabelText('Password')).toHaveFocus();
+    await waitFor(() => expect(within(confirm).getByLabelText('Password')).toHaveFocus());
     await events.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     // Focus goes back to the page's button, not to the top of the page.
     expect(screen.getByRole('button', { name: 'Delete account' })).toHaveFocus();
