@@ -304,10 +304,14 @@ impl From<sea_orm::DbErr> for Error {
             // through.
             tracing::warn!(error = %err, "a transaction refused for a lock conflict");
             Self::Busy
-        } else if matches!(
-            err.sql_err(),
-            Some(sea_orm::SqlErr::ForeignKeyConstraintViolation(_))
-        ) {
+        } else if matches!(err, sea_orm::DbErr::RecordNotUpdated)
+            || matches!(
+                err.sql_err(),
+                Some(sea_orm::SqlErr::ForeignKeyConstraintViolation(_))
+            )
+        {
+            // An update found its row gone (the account deleted while a profile or password
+            // change ran), or a write referred to one.
             tracing::warn!(error = %err, "a write referred to a row deleted meanwhile");
             Self::DeletedMeanwhile
         } else {

@@ -211,7 +211,12 @@ pub async fn take(
     })
 }
 
-/// Gives back one attempt taken with [`take`] (the attempt succeeded). A block stays.
+/// Gives back one attempt taken with [`take`] (the attempt succeeded), and lifts the key's
+/// block. [`take`] sets the block that the next failure would earn before the attempt is
+/// proven, so attempts in flight together (right passwords from one campus address, a right
+/// code sent twice) and an owner signing in after someone else's failures each left a block
+/// on a key whose attempt proved good: the owner's next sign-in, or every browser's, was
+/// refused. The failures before it stay counted, so the next wrong attempt is blocked again.
 ///
 /// # Errors
 /// On a database failure.
@@ -223,6 +228,10 @@ pub async fn refund(db: &impl ConnectionTrait, key: &str) -> Result<()> {
     };
     Entity::update_many()
         .col_expr(Column::Failures, Expr::col(Column::Failures).sub(1))
+        .col_expr(
+            Column::BlockedUntil,
+            Expr::value(Option::<chrono::DateTime<Utc>>::None),
+        )
         .filter(Column::Key.eq(key))
         .filter(Column::Failures.gt(0))
         .exec(db)
@@ -231,7 +240,8 @@ pub async fn refund(db: &impl ConnectionTrait, key: &str) -> Result<()> {
 }
 
 /// Settles the attempts of a sign-in that succeeded, in one statement: `clear`'s key forgets
-/// its failures and its block, and each key of `refund` gets its attempt back (a block stays).
+/// its failures and its block, and each key of `refund` gets its attempt back and its block
+/// lifted, as [`refund`] does.
 ///
 /// # Errors
 /// On a database failure.
@@ -250,12 +260,14 @@ pub async fn give_back(db: &impl ConnectionTrait, clear: Option<&str>, refund: &
         let c = p(1);
         format!(
             "UPDATE login_throttles SET \
-             failures = CASE WHEN key = {c} THEN 0 ELSE failures - 1 END, \
-             blocked_until = CASE WHEN key = {c} THEN NULL ELSE blocked_until END \
+             failures = CASE WHEN key = {c} THEN 0 ELSE failures - 1 END, blocked_until = NULL \
              WHERE key IN ({listed}) AND (key = {c} OR failures > 0)"
         )
     } else {
-        format!("UPDATE login_throttles SET failures = failures - 1 WHERE key IN ({listed}) AND failures > 0")
+        format!(
+            "UPDATE login_throttles SET failures = failures - 1, blocked_until = NULL \
+             WHERE key IN ({listed}) AND failures > 0"
+        )
     };
     db.execute_raw(Statement::from_sql_and_values(
         backend,

@@ -103,12 +103,36 @@ pub fn is_hidden_or_control(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{00ad}'
-            | '\u{180e}'
+            // The combining grapheme joiner: "evil.\u{34f}com" reads "evil.com".
+            | '\u{034f}'
+            // Hangul and Khmer fillers and Mongolian variation selectors: blank, seen as nothing.
+            | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'
+            | '\u{17b4}' | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
             | '\u{200b}'
             | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2064}'
+            | '\u{2060}'..='\u{2065}'
             | '\u{2066}'..='\u{2069}'
-            | '\u{feff}')
+            | '\u{feff}'
+            // Interlinear annotations and the reserved specials.
+            | '\u{fff0}'..='\u{fffb}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            // Tag characters (a flag's subdivision letters, unseen in a name).
+            | '\u{e0000}'..='\u{e007f}')
+}
+
+/// Whether `c` is one a reader does not see, allowed or not (Unicode's default-ignorable code
+/// points: the joiners, direction marks and variation selectors that scripts and emoji need,
+/// besides what [`is_hidden_or_control`] refuses). Text is judged with them left out: "evil.com"
+/// with a variation selector after its dot still reads as an address.
+pub fn is_unseen(c: char) -> bool {
+    is_hidden_or_control(c)
+        || matches!(c,
+            '\u{061c}'
+            | '\u{200c}'..='\u{200f}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{e0100}'..='\u{e0fff}')
 }
 
 /// Whether typed prose (a post, a reason) holds a control character besides line breaks and

@@ -48,7 +48,14 @@ pub async fn login(ctx: &Context, form: LoginForm, client: &ClientInfo) -> Resul
         return Err(err);
     }
     let hash = user.as_ref().and_then(|u| u.password_hash.as_deref());
-    if !ctx.passwords.verify(&password, hash).await? {
+    let proved = match ctx.passwords.verify(&password, hash).await {
+        Ok(proved) => proved,
+        Err(err) => {
+            throttle.untried(ctx).await?;
+            return Err(err);
+        }
+    };
+    if !proved {
         Event::new(Kind::SignInFailed, user.as_ref().map(|u| u.id), client)
             .record(&ctx.db)
             .await?;

@@ -67,6 +67,33 @@ pub(crate) struct Throttle {
     device: Option<String>,
     /// Whether this attempt took one on `device` (given back when it succeeds).
     device_taken: bool,
+    /// This email's turn in this process, held from the first count until the attempt is
+    /// settled (see [`turn`]).
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+/// How many turns the process keeps: attempts for emails that share one wait for each other.
+const TURNS: usize = 256;
+
+/// The turn of one email's attempts in this process. Each attempt is counted before its
+/// password is checked, so that parallel guesses cannot pass a limit; attempts in flight at
+/// once for one email were counted together, and right passwords sent together met the
+/// delay their own counts had set (five of eight refused, where eight sent one after the
+/// other all sign in). Taken in turn, each is settled before the next is counted: parallel
+/// attempts get exactly what sequential ones would. Another instance's attempts are still
+/// counted in the database alone. A request holds one throttle, so one turn, at a time.
+async fn turn(key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+    use std::{
+        hash::{DefaultHasher, Hash, Hasher},
+        sync::{Arc, LazyLock},
+    };
+    static TURNS_OF: LazyLock<Vec<Arc<tokio::sync::Mutex<()>>>> =
+        LazyLock::new(|| (0..TURNS).map(|_| Arc::default()).collect());
+    // The key is already a keyed hash of the email: any fixed hash of it spreads them.
+    let mut hasher = DefaultHasher::new();
+    key.hash(&mut hasher);
+    let index = usize::try_from(hasher.finish() % TURNS as u64).unwrap_or(0);
+    Arc::clone(&TURNS_OF[index]).lock_owned().await
 }
 
 impl Throttle {
@@ -87,6 +114,7 @@ impl Throttle {
                 .and_then(|account| device::recognised(&ctx.keys, client.device.as_deref(), account))
                 .map(|nonce| format!("login-device:{}", hash(&["login-device", nonce]))),
             device_taken: false,
+            turn: None,
         }
     }
 
@@ -105,6 +133,9 @@ impl Throttle {
     /// # Errors
     /// [`Error::RateLimited`] while a counter is blocked; a database failure.
     pub(crate) async fn take(&mut self, ctx: &Context) -> Result<()> {
+        if self.turn.is_none() {
+            self.turn = Some(turn(&self.email).await);
+        }
         let db = &ctx.db;
         rate_limit::take(db, &self.address, PER_ADDRESS, false, THROTTLED).await?;
         let pair = match rate_limit::take(db, &self.pair, PER_EMAIL_AND_ADDRESS, false, THROTTLED).await {
@@ -157,6 +188,15 @@ impl Throttle {
             Some(device) => rate_limit::give_back(&ctx.db, Some(device), &[]).await,
             None => Ok(()),
         }
+    }
+
+    /// The attempt never reached its password (the hashing queue was full, 503): it counts
+    /// for nothing, as a refused one does.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub(crate) async fn untried(&self, ctx: &Context) -> Result<()> {
+        self.first_factor_passed(ctx).await
     }
 
     /// The attempt proved a first factor but not yet the person (two-factor is on): it was

@@ -2,6 +2,8 @@
 //! so one that could pass for a link or an address is not shown, and what cannot be seen is
 //! dropped.
 
+use crate::accounts::fields::{is_hidden_or_control, is_unseen};
+
 /// A person's name as a mail may show it. Names are typed by anyone, so one that could pass
 /// for a link or an address ("Claim your prize at evil.example") is replaced by "there", and
 /// control and direction-override characters are dropped; HTML escaping comes on top.
@@ -21,13 +23,29 @@ fn shown(text: &str, max: usize, instead: &str) -> String {
 }
 
 /// Whether typed text could pass for a link or an address in a mail: a scheme, "www", an `@`,
-/// or a dot (an ideographic or full-width one too) right before a letter or digit.
+/// or a dot (or one of the characters that look like one) right before a letter or digit,
+/// judged with what a reader does not see left out ("evil.\u{fe0f}com" reads "evil.com").
 fn looks_like_a_link(text: &str) -> bool {
+    let seen: String = text.chars().filter(|c| !is_unseen(*c)).collect();
+    let text = seen.as_str();
     let lower = text.to_lowercase();
     let dotted: String = text
         .chars()
         .map(|c| {
-            if matches!(c, '\u{3002}' | '\u{ff0e}' | '\u{ff61}') {
+            // Ideographic, full-width and half-width stops, the one-dot leader, the small and
+            // Arabic full stops, Syriac's supralinear and sublinear stops, the stenographic stop.
+            if matches!(
+                c,
+                '\u{3002}'
+                    | '\u{ff0e}'
+                    | '\u{ff61}'
+                    | '\u{2024}'
+                    | '\u{fe52}'
+                    | '\u{06d4}'
+                    | '\u{0701}'
+                    | '\u{0702}'
+                    | '\u{2e3c}'
+            ) {
                 '.'
             } else {
                 c
@@ -54,16 +72,7 @@ pub(super) fn organization_name(name: &str) -> String {
 /// zero-width space hides a dot's next letter) dropped, runs of whitespace made one space.
 fn one_line(text: &str) -> String {
     text.chars()
-        .filter(|c| {
-            !matches!(c,
-                '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{00ad}'
-                | '\u{180e}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{feff}')
-        })
+        .filter(|c| c.is_control() || !(is_hidden_or_control(*c) || matches!(c, '\u{200c}'..='\u{200f}')))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
         .split_whitespace()
@@ -88,6 +97,14 @@ mod tests {
             "evil\u{3002}com",
             "evil\u{ff0e}com",
             "pay\u{ff20}evil",
+            // Behind what a reader does not see but names may carry (a variation selector, an
+            // Arabic letter mark, a grapheme joiner), or a dot of another shape.
+            "Support at evil.\u{34f}com",
+            "Support at evil.\u{fe0f}com",
+            "Support at evil.\u{61c}com",
+            "Support at evil.\u{200d}com",
+            "evil\u{2024}com",
+            "evil\u{fe52}com",
         ] {
             assert_eq!(greeting_name(name), "there", "{name}");
         }

@@ -352,20 +352,31 @@ pub async fn update(
     }
     row.updated_at = Set(Utc::now().trunc_subsecs(6));
     let txn = crate::db::begin_write(&ctx.db).await?;
-    let org = row.update(&txn).await.map_err(|err| {
-        if is_unique_violation(&err, "organizations_slug_key", "organizations.slug") {
-            Error::Conflict(SLUG_TAKEN.to_owned())
-        } else {
-            err.into()
+    let outcome = async {
+        // The role read again under the organization's lock: an owner removed or demoted in
+        // the same instant renames nothing.
+        let now = locked_access(&txn, viewer, &access).await?;
+        now.require_manager()?;
+        if form.seat_limit != Patch::Unchanged && !now.site_admin {
+            return Err(Error::Forbidden(SEAT_LIMIT_ADMINS_ONLY.to_owned()));
         }
-    })?;
-    Event::new(Kind::OrganizationUpdated, Some(viewer.user.id), client)
-        .by(viewer.user.id)
-        .detail(format!("organization {}{changed}", org.id))
-        .record(&txn)
-        .await?;
-    txn.commit().await?;
-    view(&ctx.db, org, access.role).await
+        let org = row.update(&txn).await.map_err(|err| {
+            if is_unique_violation(&err, "organizations_slug_key", "organizations.slug") {
+                Error::Conflict(SLUG_TAKEN.to_owned())
+            } else {
+                err.into()
+            }
+        })?;
+        Event::new(Kind::OrganizationUpdated, Some(viewer.user.id), client)
+            .by(viewer.user.id)
+            .detail(format!("organization {}{changed}", org.id))
+            .record(&txn)
+            .await?;
+        Ok((org, now.role))
+    }
+    .await;
+    let (org, role) = settle(txn, outcome).await?;
+    view(&ctx.db, org, role).await
 }
 
 /// What an update changed, for the audit log: `: seat limit 25 → 40, slug acme → acme-hiring`;
@@ -402,16 +413,23 @@ pub async fn delete(ctx: &Context, viewer: &Viewer, id: &str, client: &ClientInf
     let access = access(&ctx.db, viewer, id).await?;
     access.require_owner()?;
     let txn = crate::db::begin_write(&ctx.db).await?;
-    organizations::Entity::delete_by_id(access.org.id)
-        .exec(&txn)
-        .await?;
-    Event::new(Kind::OrganizationDeleted, Some(viewer.user.id), client)
-        .by(viewer.user.id)
-        .detail(format!("organization {} ({})", access.org.id, access.org.slug))
-        .record(&txn)
-        .await?;
-    txn.commit().await?;
-    Ok(())
+    let outcome = async {
+        // Under the organization's lock: an owner removed or demoted in the same instant
+        // deletes nothing, and of deletions sent together one deletes it and is recorded; the
+        // others find it gone (404).
+        locked_access(&txn, viewer, &access).await?.require_owner()?;
+        organizations::Entity::delete_by_id(access.org.id)
+            .exec(&txn)
+            .await?;
+        Event::new(Kind::OrganizationDeleted, Some(viewer.user.id), client)
+            .by(viewer.user.id)
+            .detail(format!("organization {} ({})", access.org.id, access.org.slug))
+            .record(&txn)
+            .await?;
+        Ok(())
+    }
+    .await;
+    settle(txn, outcome).await
 }
 
 /// Ends `txn` as `outcome` says: committed after a success, rolled back after a refusal, and

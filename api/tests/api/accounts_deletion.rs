@@ -63,7 +63,7 @@ async fn a_request_that_meets_its_accounts_deletion_is_refused_never_a_500() {
     let Some(app) = TestApp::spawn_postgres().await else {
         return;
     };
-    for flow in ["sign-in", "organization"] {
+    for flow in ["sign-in", "organization", "profile"] {
         let email = format!("{flow}@example.com");
         let token = app.signed_up(&email).await;
         app.sql(&format!("UPDATE users SET role = 'hire' WHERE email = '{email}'"))
@@ -75,10 +75,16 @@ async fn a_request_that_meets_its_accounts_deletion_is_refused_never_a_500() {
             .await
             .unwrap();
         let mut request: std::pin::Pin<Box<dyn std::future::Future<Output = reqwest::Response> + Send + '_>> =
-            if flow == "sign-in" {
-                Box::pin(app.login(&email, PASSWORD))
-            } else {
-                Box::pin(app.post_as(&token, "/api/orgs", serde_json::json!({ "name": "Acme" })))
+            match flow {
+                "sign-in" => Box::pin(app.login(&email, PASSWORD)),
+                // An update that finds its row gone: it was a 500 ("None of the records are
+                // updated") before an outside probe raced a deletion with ten of them.
+                "profile" => Box::pin(app.put_as(
+                    &token,
+                    "/api/users/profile",
+                    serde_json::json!({ "bio": "still here" }),
+                )),
+                _ => Box::pin(app.post_as(&token, "/api/orgs", serde_json::json!({ "name": "Acme" }))),
             };
         crate::helpers::until_it_waits_on_a_lock(
             &app,

@@ -130,3 +130,17 @@ db_test! {
         json_of(app.get_as(&sign("another-secret"), "/api/auth/verify").await, StatusCode::UNAUTHORIZED).await;
     }
 }
+
+db_test! {
+    async fn right_passwords_sent_together_are_all_signed_in(app: TestApp) {
+        // A throttle takes each attempt before the password is checked; attempts that prove
+        // right give it back, and the block the ones in flight had set goes with them.
+        app.signed_up("together@example.com").await;
+        let answers = futures::future::join_all((0..8).map(|_| app.login("together@example.com", PASSWORD))).await;
+        let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+        assert!(statuses.iter().all(|status| *status == StatusCode::OK), "{statuses:?}");
+        // And after them, a wrong one is counted as usual, then the right one still signs in.
+        assert_eq!(app.login("together@example.com", "not-it-at-all").await.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(app.login("together@example.com", PASSWORD).await.status(), StatusCode::OK);
+    }
+}

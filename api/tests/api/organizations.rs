@@ -962,7 +962,12 @@ db_test! {
         let owner = person(&app, "owner@acme.example", "hire").await;
         // A direction override shows "Acme\u{202e}exe.moc" as "Acmecom.exe"; a zero-width
         // space or a byte-order mark is there unseen.
-        for name in ["Acme\u{202e}exe.moc", "Acme\u{2066}Corp\u{2069}", "pay\u{200b}pal", "\u{feff}Acme"] {
+        // So are a grapheme joiner, Hangul and Khmer fillers, an annotation mark and tag letters
+        // (an outside probe wrote "evil.\u{34f}com" into an invitation mail with them).
+        for name in [
+            "Acme\u{202e}exe.moc", "Acme\u{2066}Corp\u{2069}", "pay\u{200b}pal", "\u{feff}Acme",
+            "evil.\u{34f}com", "Acme\u{3164}", "Acme\u{115f}", "Acme\u{17b4}", "Acme\u{fff9}", "Acme\u{e0041}",
+        ] {
             let created = json_of(app.post_as(&owner, "/api/orgs", json!({ "name": name })).await, StatusCode::BAD_REQUEST).await;
             assert_eq!(
                 created["errors"]["name"],
@@ -977,6 +982,15 @@ db_test! {
         assert_eq!(app.put_as(&owner, "/api/users/profile", json!({ "name": joined })).await.status(), StatusCode::OK);
         organization(&app, &owner, joined).await;
         assert_eq!(app.count("SELECT COUNT(*) FROM organizations").await, 1);
+        // A variation selector an emoji needs may stand in a name, but not hide an address
+        // in a mail: the invitation names neither the inviter nor the organization then.
+        let disguised = "Support at evil.\u{fe0f}com";
+        assert_eq!(app.put_as(&owner, "/api/users/profile", json!({ "name": disguised })).await.status(), StatusCode::OK);
+        let id = organization(&app, &owner, "Go to evil.\u{fe0f}com now").await;
+        json_of(app.post_as(&owner, &format!("/api/orgs/{id}/invitations"), json!({ "emails": ["lured@example.com"], "role": "member" })).await, StatusCode::CREATED).await;
+        let mail = app.mail.wait_for("lured@example.com", 1).await.remove(0);
+        assert!(!mail.text().contains("evil"), "{}", mail.text());
+        assert!(!mail.subject().contains("evil"), "{}", mail.subject());
     }
 }
 
@@ -1039,5 +1053,39 @@ db_test! {
         let response = app.client.post(app.url(&format!("/api/invitations/{link}/accept")))
             .header("cookie", format!("ts_session={invited}")).header("origin", app.address.as_str()).json(&json!({})).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
+    }
+}
+
+db_test! {
+    async fn an_owner_removed_in_the_same_instant_deletes_nothing(app: TestApp) {
+        let owner = person(&app, "first@acme.example", "hire").await;
+        for round in 0..6 {
+            let org = organization(&app, &owner, &format!("Race {round}")).await;
+            let second = member_of(&app, &owner, &org, &format!("second{round}@acme.example")).await;
+            let verified = json_of(app.get_as(&second, "/api/auth/verify").await, StatusCode::OK).await;
+            let second_id = verified["data"]["user"]["id"].as_str().unwrap().to_owned();
+            let member = format!("/api/orgs/{org}/members/{second_id}");
+            let path = format!("/api/orgs/{org}");
+            assert_eq!(app.put_as(&owner, &member, json!({ "role": "owner" })).await.status(), StatusCode::OK);
+            // The first owner removes the second while the second deletes the organization:
+            // one of the two happens, never both.
+            let (removed, acted) = tokio::join!(app.delete_as(&owner, &member), app.delete_as(&second, &path));
+            let (removed, acted) = (removed.status(), acted.status());
+            assert!(
+                (removed == StatusCode::OK) != (acted == StatusCode::OK),
+                "round {round}: removal {removed}, the removed owner's deletion {acted}"
+            );
+        }
+        // Deletions sent together: one deletes and is recorded, the others find nothing.
+        let org = organization(&app, &owner, "Once").await;
+        let path = format!("/api/orgs/{org}");
+        let answers = futures::future::join_all((0..10).map(|_| app.delete_as(&owner, &path))).await;
+        let deleted = answers.iter().filter(|answer| answer.status() == StatusCode::OK).count();
+        assert_eq!(deleted, 1, "{:?}", answers.iter().map(reqwest::Response::status).collect::<Vec<_>>());
+        assert!(answers.iter().all(|answer| matches!(answer.status(), StatusCode::OK | StatusCode::NOT_FOUND)));
+        assert_eq!(
+            app.count(&format!("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_deleted' AND detail LIKE '%{org}%'")).await,
+            1
+        );
     }
 }
