@@ -192,7 +192,15 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
     };
     if code.expires_at <= Utc::now() {
         take_wrong().await?;
-        return Err(Error::CodeExpired);
+        // Only the code that was sent is told it expired: any other is wrong, as it is for
+        // an email with no account (a guess once told a pending account by its 410).
+        return Err(
+            if tokens::same(&code.code_hash, &code_hash(ctx, user.id, otp.as_str())) {
+                Error::CodeExpired
+            } else {
+                invalid()
+            },
+        );
     }
     // The code's own try first, atomically, so parallel guesses cannot exceed its five; a
     // guess it refuses (the code is dead) compares nothing and is no wrong code for the email.

@@ -123,6 +123,13 @@ db_test! {
         app.send_code("f@example.com").await;
         let code = app.code_from_mail("f@example.com", 1).await;
         app.sql("UPDATE email_codes SET expires_at = created_at").await;
+        // A guess is wrong, as for an email with no account: only the code sent is told it
+        // expired, so a 410 no longer tells a pending account from no account.
+        let guess = if code == "123456" { "654321" } else { "123456" };
+        let wrong = json_of(app.verify_code("f@example.com", guess).await, StatusCode::BAD_REQUEST).await;
+        let unknown = json_of(app.verify_code("nobody-here@example.com", guess).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(wrong, unknown);
+        assert_eq!(wrong["message"], "Invalid OTP");
         let body = json_of(app.verify_code("f@example.com", &code).await, StatusCode::GONE).await;
         assert_eq!(body["message"], "OTP expired. Please request a new one.");
         assert_eq!(body["code"], "TOKEN_EXPIRED");
