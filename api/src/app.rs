@@ -55,10 +55,7 @@ impl Application {
         let state = AppState::new(db, config);
         let resealed = crate::oidc::keys::reseal_all(&state.db, &state.vault)
             .await
-            .map_err(|err| match err {
-                crate::error::Error::Internal(cause) => cause,
-                other => anyhow::Error::new(other),
-            })
+            .map_err(crate::error::Error::into_anyhow)
             .context("the OpenID Provider's signing keys could not be opened")?;
         if resealed > 0 {
             tracing::info!(

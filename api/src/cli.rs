@@ -141,10 +141,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let state = app.state();
             crate::oidc::keys::ensure_current(&state.db, &state.vault)
                 .await
-                .map_err(|err| match err {
-                    crate::error::Error::Internal(cause) => cause,
-                    other => anyhow::Error::new(other),
-                })
+                .map_err(crate::error::Error::into_anyhow)
                 .context("the OpenID Provider's signing keys could not be made")?;
             app.run_until_stopped().await
         }
@@ -175,10 +172,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let vault = crate::oidc::keys::Vault::new(&config.key_encryption);
             crate::oidc::keys::reseal_all(&db, &vault)
                 .await
-                .map_err(|e| match e {
-                    crate::error::Error::Internal(cause) => cause,
-                    other => anyhow::Error::new(other),
-                })?;
+                .map_err(crate::error::Error::into_anyhow)?;
             let kids = crate::oidc::keys::rotate(&db, &vault)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -276,19 +276,29 @@ impl Error {
     pub fn internal(err: impl Into<anyhow::Error>) -> Self {
         Self::Internal(err.into())
     }
+
+    /// The error for a command line or start-up message: an internal one as its cause (not
+    /// "Something went wrong"), any other as itself.
+    pub fn into_anyhow(self) -> anyhow::Error {
+        match self {
+            Self::Internal(cause) => cause,
+            other => anyhow::Error::new(other),
+        }
+    }
 }
 
 impl From<sea_orm::DbErr> for Error {
     fn from(err: sea_orm::DbErr) -> Self {
+        let sqlite = sqlite_code(&err);
         if is_unreachable(&err) {
             tracing::error!(error = %err, "database unavailable");
             Self::Unavailable
-        } else if let Some(code) = sqlite_code(&err).filter(|code| SQLITE_CANNOT_STORE.contains(code)) {
+        } else if let Some(code) = sqlite.filter(|code| SQLITE_CANNOT_STORE.contains(code)) {
             // The disk is full, or the file cannot be written: nothing this request wrote was
             // kept, and the same request goes through once the operator has made room.
             tracing::error!(error = %err, code, "the SQLite database cannot store anything");
             Self::Unavailable
-        } else if sqlite_code(&err).is_some_and(|code| SQLITE_BUSY_CODES.contains(&code)) {
+        } else if sqlite.is_some_and(|code| SQLITE_BUSY_CODES.contains(&code)) {
             // Another process (a backup, an operator's `sqlite3`) held the file past the
             // busy wait: this request wrote nothing, and the same request again goes through.
             tracing::warn!(error = %err, "the SQLite database stayed locked past the busy wait");

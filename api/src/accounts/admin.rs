@@ -26,9 +26,9 @@ pub enum MadeAdmin {
 }
 
 /// Makes `email` an admin with the password `hash`: a new active account, or the existing one
-/// promoted (active, verified, the new password, its own name). A promoted account's sessions, reset links
-/// and codes end: whoever held them must not keep them with new powers; so do the identities
-/// of an account that was never verified. `by` is who acted.
+/// promoted (active, verified, the new password, its own name). A promoted account's sessions,
+/// reset links and codes end: whoever held them must not keep them with new powers; so do the
+/// identities of an account that was never verified. `by` is who acted.
 ///
 /// # Errors
 /// On a database failure; nothing is written then.

@@ -29,8 +29,8 @@ const STATEMENT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// A statement that fails takes the connection with it (a dropped connection, a restarted
 /// database, a crashed worker thread), and the next statement opens another. So does a statement
 /// whose caller stops waiting for it, or that takes longer than [`STATEMENT_LIMIT`]: a
-/// connection is kept only once its statement has ended well. As the pool does, a connection idle for a while is pinged before its next statement,
-/// and replaced if that fails.
+/// connection is kept only once its statement has ended well. As the pool does, a connection
+/// idle for a while is pinged before its next statement, and replaced if that fails.
 pub struct Held {
     pool: DatabaseConnection,
     kept: Mutex<Option<Kept>>,

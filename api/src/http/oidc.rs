@@ -96,20 +96,27 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .layer(DefaultBodyLimit::max(crate::rest::BODY_LIMIT))
 }
 
+/// `invalid_request` in the OAuth error shape with a status RFC 6749 has no code of its own for.
+fn invalid_request_with(status: axum::http::StatusCode, description: &str) -> Response {
+    let mut response = OAuthError::invalid_request(description).into_response();
+    *response.status_mut() = status;
+    response
+}
+
 /// A method the endpoint does not take: 405 (with its `Allow`), in the OAuth error shape.
 async fn wrong_method() -> Response {
-    let mut response =
-        OAuthError::invalid_request("This method is not allowed on this endpoint").into_response();
-    *response.status_mut() = axum::http::StatusCode::METHOD_NOT_ALLOWED;
-    response
+    invalid_request_with(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "This method is not allowed on this endpoint",
+    )
 }
 
 /// A path under `/oauth2/` that is no endpoint: 404, in the OAuth error shape.
 async fn unknown_endpoint() -> Response {
-    let mut response =
-        OAuthError::invalid_request("There is no such endpoint of the OpenID Provider").into_response();
-    *response.status_mut() = axum::http::StatusCode::NOT_FOUND;
-    response
+    invalid_request_with(
+        axum::http::StatusCode::NOT_FOUND,
+        "There is no such endpoint of the OpenID Provider",
+    )
 }
 
 fn url(state: &AppState, path: &str) -> String {
@@ -265,9 +272,10 @@ impl ClientCredentials for TokenForm {
 fn too_large(form: &Result<Form<impl Sized>, FormRejection>) -> Option<Response> {
     let Err(rejection) = form else { return None };
     (rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE).then(|| {
-        let mut response = OAuthError::invalid_request(super::error::BODY_TOO_LARGE).into_response();
-        *response.status_mut() = axum::http::StatusCode::PAYLOAD_TOO_LARGE;
-        response
+        invalid_request_with(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            super::error::BODY_TOO_LARGE,
+        )
     })
 }
 

@@ -72,6 +72,8 @@ pub(super) fn organization_name(name: &str) -> String {
 /// zero-width space hides a dot's next letter) dropped, runs of whitespace made one space.
 fn one_line(text: &str) -> String {
     text.chars()
+        // Controls stay for the next step, which makes them spaces; the hidden characters go,
+        // and so do the joiners and direction marks, which a mail's plain line does not need.
         .filter(|c| c.is_control() || !(is_hidden_or_control(*c) || matches!(c, '\u{200c}'..='\u{200f}')))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
