@@ -80,7 +80,10 @@ pub async fn hit_all(db: &impl ConnectionTrait, limits: &[Limit<'_>]) -> Result<
 }
 
 /// Takes back one [`hit`] of `key`.
-async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+///
+/// # Errors
+/// On a database failure.
+pub async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
     let sql = match db.get_database_backend() {
         DatabaseBackend::Postgres => "UPDATE rate_limits SET hits = hits - 1 WHERE key = $1 AND hits > 0",
         _ => "UPDATE rate_limits SET hits = hits - 1 WHERE key = ?1 AND hits > 0",
@@ -92,6 +95,72 @@ async fn unhit(db: &impl ConnectionTrait, key: &str) -> Result<()> {
     ))
     .await?;
     Ok(())
+}
+
+/// Opens `key`'s window afresh with no hits, for [`hit_while_open`] to count in.
+///
+/// # Errors
+/// On a database failure.
+pub async fn open(db: &impl ConnectionTrait, key: &str) -> Result<()> {
+    let sql = match db.get_database_backend() {
+        DatabaseBackend::Postgres => {
+            "INSERT INTO rate_limits (key, window_started_at, hits) VALUES ($1, $2, 0) \
+             ON CONFLICT (key) DO UPDATE SET window_started_at = $2, hits = 0"
+        }
+        _ => {
+            "INSERT INTO rate_limits (key, window_started_at, hits) VALUES (?1, ?2, 0) \
+             ON CONFLICT (key) DO UPDATE SET window_started_at = ?2, hits = 0"
+        }
+    };
+    db.execute_raw(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        sql,
+        [key.into(), Utc::now().into()],
+    ))
+    .await?;
+    Ok(())
+}
+
+/// Counts one hit against `key` only while a window [`open`]ed less than `window` ago lasts:
+/// `Ok(false)` when there is none (nothing is counted), past `max` hits the error `refused`
+/// makes (nothing is counted either).
+///
+/// # Errors
+/// `refused()`, or a database failure.
+pub async fn hit_while_open(
+    db: &impl ConnectionTrait,
+    key: &str,
+    window: Duration,
+    max: i32,
+    refused: impl FnOnce() -> Error,
+) -> Result<bool> {
+    let sql = match db.get_database_backend() {
+        DatabaseBackend::Postgres => {
+            "UPDATE rate_limits SET hits = hits + 1 \
+             WHERE key = $1 AND window_started_at > $2 AND hits < $3 RETURNING hits"
+        }
+        _ => {
+            "UPDATE rate_limits SET hits = hits + 1 \
+             WHERE key = ?1 AND window_started_at > ?2 AND hits < ?3 RETURNING hits"
+        }
+    };
+    let backend = db.get_database_backend();
+    let opened_after = Utc::now() - window;
+    let counted = db
+        .query_one_raw(Statement::from_sql_and_values(
+            backend,
+            sql,
+            [key.into(), opened_after.into(), max.into()],
+        ))
+        .await?;
+    if counted.is_some() {
+        return Ok(true);
+    }
+    let open = entity::rate_limits::Entity::find_by_id(key.to_owned())
+        .one(db)
+        .await?
+        .is_some_and(|row| row.window_started_at > opened_after);
+    if open { Err(refused()) } else { Ok(false) }
 }
 
 /// A growing delay instead of a fixed lock: the first `free` failures cost nothing, then each

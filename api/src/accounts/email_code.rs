@@ -143,11 +143,29 @@ pub async fn send_by(
         }
         event.record(&txn).await?;
     } else {
+        // The code nobody gets still has its five tries, so running out of them answers as
+        // it does for a pending account.
+        rate_limit::open(&txn, &unsent_code_key(ctx, &email)).await?;
         mail::enqueue_nothing(&txn, message).await?;
     }
     txn.commit().await?;
     ctx.mail_ready.notify_one();
     Ok(())
+}
+
+/// The tries of the code an email with no account waiting was "sent".
+fn unsent_code_key(ctx: &Context, email: &Email) -> String {
+    format!(
+        "otp-unsent:{}",
+        ctx.keys.keyed_hash(&["otp-unsent", email.as_str()])
+    )
+}
+
+fn too_many_tries() -> Error {
+    Error::RateLimited {
+        message: TOO_MANY_TRIES.to_owned(),
+        retry_after_secs: u64::try_from(RESEND_COOLDOWN.num_seconds()).unwrap_or(60),
+    }
 }
 
 /// Checks the code; the right one verifies the email, activates the account and signs in.
@@ -187,7 +205,16 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
         None => None,
     };
     let Some((user, code)) = code else {
-        take_wrong().await?;
+        // As a code's own tries below, for the code an email without one was "sent".
+        let unsent = unsent_code_key(ctx, &email);
+        let counted =
+            rate_limit::hit_while_open(&ctx.db, &unsent, CODE_TTL, MAX_TRIES, too_many_tries).await?;
+        if let Err(refused) = take_wrong().await {
+            if counted {
+                rate_limit::unhit(&ctx.db, &unsent).await?;
+            }
+            return Err(refused);
+        }
         return Err(invalid());
     };
     if code.expires_at <= Utc::now() {
@@ -214,10 +241,7 @@ pub async fn verify(ctx: &Context, form: VerifyCodeForm, client: &ClientInfo) ->
         .exec(&ctx.db)
         .await?;
     if took_try.rows_affected == 0 {
-        return Err(Error::RateLimited {
-            message: TOO_MANY_TRIES.to_owned(),
-            retry_after_secs: u64::try_from(RESEND_COOLDOWN.num_seconds()).unwrap_or(60),
-        });
+        return Err(too_many_tries());
     }
     if let Err(refused) = take_wrong().await {
         // The email is blocked: this guess compared nothing, so the code keeps its try.

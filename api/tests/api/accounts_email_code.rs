@@ -149,3 +149,41 @@ db_test! {
         assert!(app.mail.to("nobody@example.com").await.is_empty());
     }
 }
+
+db_test! {
+    async fn a_code_runs_out_of_tries_alike_for_a_pending_account_and_for_no_account(app: TestApp) {
+        app.register("waiting@example.com").await;
+        json_of(app.send_code("waiting@example.com").await, StatusCode::OK).await;
+        json_of(app.send_code("no-account@example.com").await, StatusCode::OK).await;
+        let code = app.code_from_mail("waiting@example.com", 1).await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        for _ in 0..5 {
+            let pending = json_of(app.verify_code("waiting@example.com", wrong).await, StatusCode::BAD_REQUEST).await;
+            let unknown = json_of(app.verify_code("no-account@example.com", wrong).await, StatusCode::BAD_REQUEST).await;
+            assert_eq!(pending, unknown);
+        }
+        // The sixth guess once told them apart: 429 for the account's dead code, 400 for none.
+        let (pending, unknown) = (
+            app.verify_code("waiting@example.com", wrong).await,
+            app.verify_code("no-account@example.com", wrong).await,
+        );
+        assert_eq!(pending.headers()["retry-after"], unknown.headers()["retry-after"]);
+        let pending = json_of(pending, StatusCode::TOO_MANY_REQUESTS).await;
+        let unknown = json_of(unknown, StatusCode::TOO_MANY_REQUESTS).await;
+        assert_eq!(pending, unknown);
+        assert_eq!(unknown["message"], "Too many wrong codes. Please request a new one.");
+
+        // A new code brings five new tries to both.
+        app.sql("DELETE FROM rate_limits WHERE key LIKE 'otp-send:%'").await; // the cooldown has passed
+        json_of(app.send_code("waiting@example.com").await, StatusCode::OK).await;
+        json_of(app.send_code("no-account@example.com").await, StatusCode::OK).await;
+        let pending = json_of(app.verify_code("waiting@example.com", wrong).await, StatusCode::BAD_REQUEST).await;
+        let unknown = json_of(app.verify_code("no-account@example.com", wrong).await, StatusCode::BAD_REQUEST).await;
+        assert_eq!(pending, unknown);
+        // An email that was sent nothing has no code to run out of: its guesses stay wrong
+        // until the email-wide cap.
+        for _ in 0..6 {
+            json_of(app.verify_code("never-sent@example.com", wrong).await, StatusCode::BAD_REQUEST).await;
+        }
+    }
+}
