@@ -168,6 +168,18 @@ pub async fn complete(ctx: &Context, form: ChallengeForm, client: &ClientInfo) -
     // session just after it.
     let txn = crate::db::begin_write(&ctx.db).await?;
     let user = super::super::locked(&txn, user.id).await?.ok_or_else(expired)?;
+    // The same challenge sent again while this one waited for the lock was spent by it: the
+    // right code it carries is no wrong code against the account.
+    let still_pending = two_factor_challenges::Entity::find_by_id(key.clone())
+        .one(&txn)
+        .await?
+        .is_some();
+    if !still_pending {
+        txn.rollback().await?;
+        cap.give_back(ctx).await?;
+        throttle.untried(ctx).await?;
+        return Err(expired());
+    }
     let Some(redeemed) = redeem(ctx, &txn, &user, code).await? else {
         txn.rollback().await?;
         Event::new(Kind::SignInFailed, Some(user.id), client)
