@@ -205,7 +205,7 @@ impl Site {
             async move {
                 let path = request.uri().path().to_owned();
                 let is_page_source = path == "/index.html" || path.starts_with(&format!("/{PAGES_DIR}/"));
-                if is_page_source || !Path::new(&dir).exists() {
+                if is_page_source || !could_be_a_file(&path) || !Path::new(&dir).exists() {
                     return fallback.oneshot(request).await;
                 }
                 let mut response = files.oneshot(request).await.map(IntoResponse::into_response)?;
@@ -223,8 +223,31 @@ impl Site {
                 Ok::<_, Infallible>(response)
             }
         });
-        axum::routing::get_service(BoxCloneSyncService::new(service))
+        let pages_only_read = service_fn(|_: Request| async {
+            let mut response = Response::new(Body::from(
+                "Method Not Allowed: the site's pages are only read (GET).\n",
+            ));
+            *response.status_mut() = axum::http::StatusCode::METHOD_NOT_ALLOWED;
+            let headers = response.headers_mut();
+            headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
+            Ok::<_, Infallible>(response)
+        });
+        axum::routing::get_service(BoxCloneSyncService::new(service)).fallback_service(pages_only_read)
     }
+}
+
+/// Whether `path` could name a file at all: a segment that decodes to a NUL or is longer than
+/// a file name may be (255 bytes) is no file, and the file system's refusal of it would be a
+/// 500 from the file server where the person should see the 404 page.
+fn could_be_a_file(path: &str) -> bool {
+    path.split('/').all(|segment| {
+        let decoded: Vec<u8> = percent_encoding::percent_decode_str(segment).collect();
+        decoded.len() <= 255 && !decoded.contains(&0)
+    })
 }
 
 /// The public pages, for the sitemap (SPEC.md section 2's route table).

@@ -488,6 +488,40 @@ async fn the_site_is_served_with_its_configuration_and_falls_back_to_the_spa() {
             "{path}"
         );
     }
+    // Paths no file system takes (a NUL, a name past 255 bytes) are missing pages too, by GET
+    // and by HEAD: the file server's refusal was a bare 500.
+    let long = "a".repeat(256);
+    let long_accented = "%C3%A9".repeat(128);
+    for path in [
+        "/%00".to_owned(),
+        "/login%00".to_owned(),
+        "/assets/%00.js".to_owned(),
+        format!("/{long}"),
+        format!("/assets/{long}.js"),
+        format!("/{long_accented}"),
+    ] {
+        for method in [reqwest::Method::GET, reqwest::Method::HEAD] {
+            let response = app
+                .client
+                .request(method.clone(), app.url(&path))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::NOT_FOUND, "{method} {path}");
+            assert_eq!(
+                response.headers()["content-type"],
+                "text/html; charset=utf-8",
+                "{method} {path}"
+            );
+        }
+    }
+    // A page is only read: a form posted to one is told so, not answered with nothing.
+    for path in ["/", "/login", "/no-such-page"] {
+        let response = app.client.post(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED, "{path}");
+        assert_eq!(response.headers()["allow"], "GET, HEAD");
+        assert!(response.text().await.unwrap().contains("only read"), "{path}");
+    }
 }
 
 db_test! {
