@@ -5,27 +5,33 @@
 //! browser never attaches one by itself.
 
 use axum::{
-    Json,
     extract::{Request, State},
     http::{HeaderMap, Method, header},
     middleware::Next,
-    response::{IntoResponse, Response},
+    response::Response,
 };
-use serde_json::json;
 
-use crate::{accounts::cookie, config::Config, error::Code, http::error::ErrorResponse, state::AppState};
+use crate::{accounts::cookie, config::Config, error::Code, state::AppState};
 
 pub const JSON_ONLY: &str = "Request bodies must be JSON (Content-Type: application/json)";
 pub const CROSS_SITE: &str = "Cross-site request refused";
+pub const UTF8_ONLY: &str = "Request bodies must be JSON in UTF-8 (charset=utf-8, or none)";
+pub const UNENCODED_ONLY: &str = "Request bodies must be sent uncompressed (no Content-Encoding)";
 
 pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(request).await;
     }
     let headers = request.headers();
-    let graphql = request.uri().path().ends_with("/graphql");
+    let path = request.uri().path();
     if !json_or_empty(headers) {
-        return refuse(graphql, Code::UnsupportedMediaType, JSON_ONLY);
+        return refuse(path, Code::UnsupportedMediaType, JSON_ONLY);
+    }
+    if !utf8_json(headers) {
+        return refuse(path, Code::UnsupportedMediaType, UTF8_ONLY);
+    }
+    if encoded(headers) {
+        return refuse(path, Code::UnsupportedMediaType, UNENCODED_ONLY);
     }
     // A write with no body at all is the one a page of another site can still send without a
     // preflight (a `no-cors` fetch): with a mailed sign-in link's token in its path it would
@@ -33,7 +39,7 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     let bodiless = !headers.contains_key(header::CONTENT_TYPE);
     if (bodiless || signed_in_by_cookie(headers)) && !from_our_sites(headers, &state.config) {
         tracing::warn!(origin = ?headers.get(header::ORIGIN), "cross-site write refused");
-        return refuse(graphql, Code::Forbidden, CROSS_SITE);
+        return refuse(path, Code::Forbidden, CROSS_SITE);
     }
     next.run(request).await
 }
@@ -53,6 +59,36 @@ fn json_or_empty(headers: &HeaderMap) -> bool {
             !headers.contains_key(header::TRANSFER_ENCODING) && matches!(length, None | Some("0"))
         }
     }
+}
+
+/// No `charset`, or UTF-8's: JSON is UTF-8 (RFC 8259), and a body read as UTF-8 that was
+/// sent in another must not be taken for what it is not.
+fn utf8_json(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    value
+        .split(';')
+        .skip(1)
+        .all(|parameter| match parameter.split_once('=') {
+            Some((name, charset)) if name.trim().eq_ignore_ascii_case("charset") => {
+                let charset = charset.trim().trim_matches('"');
+                charset.eq_ignore_ascii_case("utf-8") || charset.eq_ignore_ascii_case("utf8")
+            }
+            _ => true,
+        })
+}
+
+/// A `Content-Encoding` other than `identity`: the body would be read as JSON still compressed.
+fn encoded(headers: &HeaderMap) -> bool {
+    headers.get_all(header::CONTENT_ENCODING).iter().any(|value| {
+        value.to_str().map_or(true, |value| {
+            value
+                .split(',')
+                .map(str::trim)
+                .any(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"))
+        })
+    })
 }
 
 fn signed_in_by_cookie(headers: &HeaderMap) -> bool {
@@ -92,16 +128,8 @@ fn is_own_origin(origin: &str, headers: &HeaderMap, config: &Config) -> bool {
 }
 
 /// The envelope for REST, a GraphQL error for GraphQL.
-fn refuse(graphql: bool, code: Code, message: &str) -> Response {
-    if graphql {
-        (
-            super::error::status(code),
-            Json(json!({ "errors": [{ "message": message, "extensions": { "code": code.as_str() } }] })),
-        )
-            .into_response()
-    } else {
-        ErrorResponse::new(code, message).into_response()
-    }
+fn refuse(path: &str, code: Code, message: &str) -> Response {
+    super::error::refusal_for(path, super::error::status(code), code, message)
 }
 
 #[cfg(test)]

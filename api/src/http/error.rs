@@ -45,6 +45,36 @@ pub fn success_status(created: bool) -> StatusCode {
     }
 }
 
+/// The OpenID Provider's endpoints a browser posts its forms to, which answer with pages.
+pub fn is_browser_form(path: &str) -> bool {
+    matches!(
+        path,
+        "/oauth2/authorize" | "/oauth2/authorize/consent" | "/oauth2/logout"
+    )
+}
+
+/// A refusal made before any handler ran, in the shape the path's clients read: GraphQL's
+/// `errors` under `/api/graphql`, OAuth's `error` under `/oauth2/` (plain text for the forms a
+/// browser posts there), else the envelope; the status is `status` whatever the code's own is.
+pub fn refusal_for(path: &str, status: StatusCode, code: Code, message: &str) -> Response {
+    let mut response = if is_browser_form(path) {
+        (
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{message}\n"),
+        )
+            .into_response()
+    } else if path.starts_with("/api/graphql") {
+        Json(json!({ "errors": [{ "message": message, "extensions": { "code": code.as_str() } }] }))
+            .into_response()
+    } else if path.starts_with("/oauth2/") {
+        OAuthError::invalid_request(message).into_response()
+    } else {
+        ErrorResponse::new(code, message).into_response()
+    };
+    *response.status_mut() = status;
+    response
+}
+
 /// What a body past the limit ([`crate::rest::BODY_LIMIT`]) hears, from the API and the provider.
 pub const BODY_TOO_LARGE: &str = "The request body is too large (64 KiB at most)";
 

@@ -7,7 +7,10 @@ img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; frame-sr
 frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
 use std::{
-    sync::{Arc, OnceLock},
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -114,8 +117,46 @@ async fn each_request(State(state): State<AppState>, mut request: Request, next:
     caller::resolve(&mut request, &state.config.trusted_proxies);
     let metrics = RequestMetrics::start(&request);
     let private = is_private(request.uri().path());
+    let path = request.uri().path().to_owned();
+    let too_large = declared_length(&request).is_some_and(|length| length > crate::rest::BODY_LIMIT as u64);
+    if too_large && !super::error::is_browser_form(&path) {
+        // Refused before a byte of it is waited for: the limit would otherwise be met only
+        // when as much had arrived, or at the time limit for a body that never does. (The
+        // provider's browser forms answer theirs with a page, once read.)
+        let mut response = super::error::refusal_for(
+            &path,
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            Code::PayloadTooLarge,
+            super::error::BODY_TOO_LARGE,
+        );
+        // The unread body stays on the connection: the client must not send another on it.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        safe_defaults(private, &mut response);
+        metrics.record(&response);
+        return response;
+    }
+    let body_awaited = watch_body(&mut request);
     let mut response = match tokio::time::timeout(REQUEST_TIME_LIMIT, run_to_end(next.run(request))).await {
         Ok(response) => response,
+        Err(_)
+            if body_awaited
+                .as_ref()
+                .is_some_and(|awaited| awaited.load(Ordering::Relaxed)) =>
+        {
+            tracing::info!("the request's body did not arrive within {REQUEST_TIME_LIMIT:?}");
+            let mut response = super::error::refusal_for(
+                &path,
+                axum::http::StatusCode::REQUEST_TIMEOUT,
+                Code::BadUserInput,
+                BODY_LATE,
+            );
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
         Err(_) => {
             tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
             ErrorResponse::from(crate::error::Error::Unavailable).into_response()
@@ -124,6 +165,63 @@ async fn each_request(State(state): State<AppState>, mut request: Request, next:
     safe_defaults(private, &mut response);
     metrics.record(&response);
     response
+}
+
+/// What a request hears when the time limit passed while its handler waited for the rest of
+/// its body: the client's delay (408), not the service's (503).
+pub const BODY_LATE: &str = "The request body did not arrive in time";
+
+/// The body length the request's `Content-Length` declares.
+fn declared_length(request: &Request) -> Option<u64> {
+    request
+        .headers()
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// For a request that has a body: it is read through a watch that tells, at any moment,
+/// whether its reader is waiting on the client for more of it. A request without one (every
+/// GET of the hot paths) is left as it is.
+fn watch_body(request: &mut Request) -> Option<Arc<AtomicBool>> {
+    let has_body = declared_length(request).is_some_and(|length| length > 0)
+        || request.headers().contains_key(header::TRANSFER_ENCODING);
+    if !has_body {
+        return None;
+    }
+    let awaited = Arc::new(AtomicBool::new(false));
+    let body = std::mem::take(request.body_mut());
+    *request.body_mut() = Body::from_stream(WatchedBody {
+        inner: body.into_data_stream(),
+        awaited: awaited.clone(),
+    });
+    Some(awaited)
+}
+
+/// A body's stream that records whether its last poll is still waiting for data.
+struct WatchedBody {
+    inner: axum::body::BodyDataStream,
+    awaited: Arc<AtomicBool>,
+}
+
+impl futures_util::Stream for WatchedBody {
+    type Item = Result<axum::body::Bytes, axum::Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let polled = std::pin::Pin::new(&mut self.inner).poll_next(cx);
+        self.awaited.store(polled.is_pending(), Ordering::Relaxed);
+        polled
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
 }
 
 /// The answer to a request whose handling panicked.

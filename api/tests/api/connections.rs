@@ -129,3 +129,85 @@ async fn past_the_connection_cap_a_client_waits_until_one_closes() {
     drop(first);
     assert_ok(&mut third, "served once one closed").await;
 }
+
+/// The head of a POST to `path` declaring `length` bytes of JSON body, and `body` (what of it
+/// is sent).
+fn post_head(path: &str, length: usize, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_declared_past_the_limit_is_refused_at_once_in_each_clients_shape() {
+    let app = TestApp::builder(Backend::Sqlite).start().await;
+    for (path, shape) in [
+        ("/api/auth/login", "\"code\":\"PAYLOAD_TOO_LARGE\""),
+        ("/api/graphql", "\"errors\":[{"),
+        ("/oauth2/token", "\"error\":\"invalid_request\""),
+    ] {
+        let mut stream = connect(&app).await;
+        stream
+            .write_all(&post_head(path, 100_000, "{\"em"))
+            .await
+            .unwrap();
+        // Answered before the rest is sent, not when 64 KiB have come or the time limit passed.
+        let answer = read_within(&mut stream, Duration::from_secs(5))
+            .await
+            .expect("an answer at once");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
+        assert!(
+            answer.contains("The request body is too large (64 KiB at most)"),
+            "{path}: {answer}"
+        );
+        assert!(answer.contains(shape), "{path}: {answer}");
+        // Its body unread, the connection is not one to send another request on.
+        assert!(
+            answer.to_ascii_lowercase().contains("connection: close"),
+            "{path}: {answer}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_stops_arriving_is_the_clients_delay_408_not_the_services_503() {
+    let app = TestApp::builder(Backend::Sqlite).start().await;
+    let started = Instant::now();
+    let answers = futures::future::join_all(["/api/auth/login", "/api/graphql"].map(|path| {
+        let app = &app;
+        async move {
+            let mut stream = connect(app).await;
+            stream.write_all(&post_head(path, 50, "{\"em")).await.unwrap();
+            let answer = read_within(&mut stream, Duration::from_secs(45))
+                .await
+                .expect("an answer");
+            (path, String::from_utf8_lossy(&answer).into_owned())
+        }
+    }))
+    .await;
+    for (path, answer) in answers {
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        assert!(
+            answer.contains("The request body did not arrive in time"),
+            "{path}: {answer}"
+        );
+    }
+    eprintln!("stalled bodies answered after {:?}", started.elapsed());
+    // The server itself was never the one waiting: a request with its whole body is served.
+    let mut stream = connect(&app).await;
+    let body = r#"{"email":"nobody@example.com","password":"wrong-one-1"}"#;
+    stream
+        .write_all(&post_head("/api/auth/login", body.len(), body))
+        .await
+        .unwrap();
+    let answer = read_within(&mut stream, Duration::from_secs(5))
+        .await
+        .unwrap_or_default();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 401"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}

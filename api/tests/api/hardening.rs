@@ -358,6 +358,41 @@ async fn production_sends_secure_cookies_on_the_cookie_domain_with_hsts() {
 }
 
 db_test! {
+    async fn a_compressed_body_or_one_in_another_charset_is_refused_as_the_wrong_media(app: TestApp) {
+        let login = br#"{"email":"nobody@example.com","password":"wrong-one-1"}"#.to_vec();
+        let send = |content_type: &'static str, encoding: Option<&'static str>| {
+            let mut request = app
+                .client
+                .post(app.url("/api/auth/login"))
+                .header("content-type", content_type)
+                .body(login.clone());
+            if let Some(encoding) = encoding {
+                request = request.header("content-encoding", encoding);
+            }
+            request.send()
+        };
+        // Read as JSON while compressed, it was "not valid JSON"; another charset was read as UTF-8.
+        for (content_type, encoding, message) in [
+            ("application/json", Some("gzip"), "Request bodies must be sent uncompressed (no Content-Encoding)"),
+            ("application/json", Some("br"), "Request bodies must be sent uncompressed (no Content-Encoding)"),
+            ("application/json; charset=utf-16", None, "Request bodies must be JSON in UTF-8 (charset=utf-8, or none)"),
+            ("application/json; charset=latin1", None, "Request bodies must be JSON in UTF-8 (charset=utf-8, or none)"),
+        ] {
+            let body = json_of(send(content_type, encoding).await.unwrap(), StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+            assert_eq!(body["message"], message, "{content_type} {encoding:?}");
+            assert_eq!(body["code"], "UNSUPPORTED_MEDIA_TYPE");
+        }
+        for (content_type, encoding) in [
+            ("application/json; charset=UTF-8", None),
+            ("application/json;charset=\"utf-8\"", Some("identity")),
+        ] {
+            let response = send(content_type, encoding).await.unwrap();
+            assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{content_type} {encoding:?}");
+        }
+    }
+}
+
+db_test! {
     async fn a_nul_character_or_a_date_out_of_any_range_is_bad_input_never_a_500(app: TestApp) {
         // PostgreSQL stores no U+0000 in text and no date before 4713 BC; SQLite would. Either
         // way the answer is the same 400, from the field's own rule where it has one.
