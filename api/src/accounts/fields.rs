@@ -35,7 +35,7 @@ impl Email {
     /// 'Email is required' or 'Invalid email format'.
     pub fn parse(value: Option<&str>) -> Result<Self, String> {
         let value = present(value).ok_or("Email is required")?;
-        if value.len() > MAX_STRING || !EMAIL.is_match(value) {
+        if value.len() > MAX_STRING || !EMAIL.is_match(value) || !within_mail_limits(value) {
             return Err("Invalid email format".to_owned());
         }
         Ok(Self(value.to_lowercase()))
@@ -44,6 +44,21 @@ impl Email {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// What mail can carry (RFC 5321 section 4.5.3.1): a name of at most 64 characters, domain
+/// labels of at most 63, and a top-level domain that is a name, not a number (`x@1.2.3.4`
+/// names no domain).
+fn within_mail_limits(address: &str) -> bool {
+    let Some((name, domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    name.len() <= 64
+        && domain.split('.').all(|label| label.len() <= 63)
+        && domain
+            .rsplit('.')
+            .next()
+            .is_some_and(|top| top.bytes().any(|b| b.is_ascii_alphabetic()))
 }
 
 /// The self-selectable roles, and the admin role that only the CLI grants.
@@ -298,6 +313,22 @@ mod tests {
         for bad in ["a..b@x.io", "<a>@x.io", "a@x.io,b@y.io", "a@-x.io", "a@x_y.io"] {
             assert!(Email::parse(Some(bad)).is_err(), "{bad}");
         }
+        // Past what mail carries: a 65-character name, a 64-character label, a number domain.
+        let (name, label) = ("a".repeat(65), "b".repeat(64));
+        for bad in [
+            format!("{name}@x.io"),
+            format!("a@{label}.io"),
+            "a@1.2.3.4".to_owned(),
+            "a@x.123".to_owned(),
+        ] {
+            assert_eq!(
+                Email::parse(Some(&bad)).unwrap_err(),
+                "Invalid email format",
+                "{bad}"
+            );
+        }
+        let longest = format!("{}@{}.io", "a".repeat(64), "b".repeat(63));
+        assert!(Email::parse(Some(&longest)).is_ok());
         assert_eq!(
             Email::parse(Some(" Ann@Example.COM ")).unwrap().as_str(),
             "ann@example.com"

@@ -60,6 +60,19 @@ db_test! {
         )
         .await;
         assert_eq!(body["errors"]["name"], "Institute Name is required");
+
+        // Addresses mail cannot carry: no account is made for them.
+        let before = app.count("SELECT COUNT(*) FROM users").await;
+        let (name, label) = ("a".repeat(65), "b".repeat(64));
+        for email in [format!("{name}@example.com"), format!("asha@{label}.com"), "asha@1.2.3.4".to_owned()] {
+            let body = json_of(
+                app.post("/api/auth/register", json!({ "name": "Asha", "email": email, "countryCode": "+91", "phone": "9876543210", "password": PASSWORD, "role": "career" })).await,
+                StatusCode::BAD_REQUEST,
+            )
+            .await;
+            assert_eq!(body["errors"], json!({ "email": "Invalid email format" }), "{email}");
+        }
+        assert_eq!(app.count("SELECT COUNT(*) FROM users").await, before);
     }
 }
 

@@ -22,6 +22,11 @@ describe('the shared field rules', () => {
   it('wants an email of the form name@domain.tld', () => {
     expect(emailError(' ')).toBe('Email is required');
     for (const bad of ['asha', 'asha@', 'asha@example', 'as ha@example.com']) expect(emailError(bad)).toBe('Invalid email format');
+    // Past what mail carries: a 65-character name, a 64-character label, a number for a domain.
+    for (const bad of [`${'a'.repeat(65)}@example.com`, `asha@${'b'.repeat(64)}.com`, 'asha@1.2.3.4', 'asha@example.123']) {
+      expect(emailError(bad)).toBe('Invalid email format');
+    }
+    expect(emailError(`${'a'.repeat(64)}@${'b'.repeat(63)}.co`)).toBeUndefined();
     // What the server refuses, the form refuses first: non-ASCII, quoted names, IP literals,
     // dots out of place, a label with a leading hyphen, an address past 255 characters.
     const refused = ['jürgen@exämple.com', '"a b"@example.com', 'a@[127.0.0.1]', 'a..b@example.com', '.a@example.com', 'a@-x.com', 'a@x_y.com', `${'a'.repeat(250)}@x.com`];

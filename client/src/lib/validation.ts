@@ -27,8 +27,25 @@ export function requiredError(value: string, label: string): string | undefined 
 export function emailError(email: string): string | undefined {
   if (email.trim() === '') return 'Email is required';
   const value = email.trim();
-  if (value.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(value)) return 'Invalid email format';
+  if (value.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(value) || !withinMailLimits(value)) {
+    return 'Invalid email format';
+  }
   return undefined;
+}
+
+/**
+ * What mail can carry (RFC 5321): a name of at most 64 characters, domain labels of at most
+ * 63, and a top-level domain that is a name, not a number, as the server checks.
+ */
+function withinMailLimits(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  const [name, domain] = [address.slice(0, at), address.slice(at + 1)];
+  const labels = domain.split('.');
+  return (
+    name.length <= 64 &&
+    labels.every((label) => label.length <= 63) &&
+    /[A-Za-z]/.test(labels[labels.length - 1] ?? '')
+  );
 }
 
 /** A plus sign and 1 to 3 digits. */
