@@ -88,8 +88,9 @@ pub async fn send_by(
     actor: Option<Uuid>,
 ) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
-    // Kept per email, known or not, so the limits reveal nothing either.
-    let subject = ctx.keys.keyed_hash(&[email.as_str()]);
+    // Kept per inbox (thirty aliases of one address share its limits), known or not, so the
+    // limits reveal nothing either.
+    let subject = ctx.keys.keyed_hash(&[&email.mailbox()]);
     let (cooldown, hour, day) = (
         format!("otp-send:{subject}"),
         format!("otp-hour:{subject}"),

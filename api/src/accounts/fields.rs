@@ -46,6 +46,33 @@ impl Email {
     }
 }
 
+impl Email {
+    /// The inbox the address reaches, as the limits on mail to it count: see [`mailbox`].
+    pub fn mailbox(&self) -> String {
+        mailbox(&self.0)
+    }
+}
+
+/// The inbox an address reaches, as the limits on mail to it count: a `+tag` after the local
+/// part (`victim+1@example.com`, `victim+2@…`) is the same inbox at most providers, and so
+/// are Gmail's dotted forms (`v.i.c.tim@gmail.com`) and its other domain: thirty aliases are
+/// one address to a limit, so they cannot fill one inbox in the product's name. The mail
+/// itself goes to the address as typed.
+pub fn mailbox(email: &str) -> String {
+    let email = email.to_lowercase();
+    match email.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(base, _)| base);
+            if matches!(domain, "gmail.com" | "googlemail.com") {
+                format!("{}@gmail.com", local.replace('.', ""))
+            } else {
+                format!("{local}@{domain}")
+            }
+        }
+        None => email,
+    }
+}
+
 /// What mail can carry (RFC 5321 section 4.5.3.1): a name of at most 64 characters, domain
 /// labels of at most 63, and a top-level domain that is a name, not a number (`x@1.2.3.4`
 /// names no domain).
@@ -293,6 +320,16 @@ impl OtpInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_address_and_its_aliases_are_one_mailbox() {
+        assert_eq!(mailbox("victim+1@example.com"), "victim@example.com");
+        assert_eq!(mailbox("victim+a+b@example.com"), "victim@example.com");
+        assert_eq!(mailbox("Victim@Example.com"), "victim@example.com");
+        assert_eq!(mailbox("v.i.c.tim+x@googlemail.com"), "victim@gmail.com");
+        assert_eq!(mailbox("v.ictim@example.com"), "v.ictim@example.com");
+        assert_ne!(mailbox("victim@example.com"), mailbox("victim@other.example"));
+    }
 
     #[test]
     fn emails_are_required_well_formed_and_lowercased() {

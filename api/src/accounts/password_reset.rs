@@ -106,7 +106,8 @@ pub(super) async fn link_request(
     too_many: &'static str,
 ) -> Result<LinkRequest> {
     let email = Email::parse(email).map_err(|m| Error::field("email", m))?;
-    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[email.as_str()]));
+    // Per inbox: thirty aliases of one address share its five.
+    let key = format!("forgot:{}", ctx.keys.keyed_hash(&[&email.mailbox()]));
     rate_limit::hit(&ctx.db, &key, REQUEST_WINDOW, MAX_REQUESTS, too_many).await?;
     let found = find_by_email(&ctx.db, &email).await?;
     let suspended = found

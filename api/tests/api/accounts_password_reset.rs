@@ -65,6 +65,28 @@ db_test! {
 }
 
 db_test! {
+    async fn aliases_of_one_inbox_share_its_five_links_of_either_kind(app: TestApp) {
+        // Each alias has no account, so each was mailed a note: thirty aliases once filled the
+        // inbox with thirty notes a quarter of an hour, and as many sign-in link notes.
+        let mut answers = Vec::new();
+        for n in 0..15 {
+            answers.push(app.post("/api/auth/forgot-password", json!({ "email": format!("flood+{n}@example.com") })).await.status());
+            answers.push(app.post("/api/auth/magic-link", json!({ "email": format!("F.L.O.O.D+m{n}@gmail.com") })).await.status());
+        }
+        let sent = |inbox: &[StatusCode]| inbox.iter().filter(|s| **s == StatusCode::OK).count();
+        let (plain, gmail): (Vec<_>, Vec<_>) = answers.chunks(2).map(|pair| (pair[0], pair[1])).unzip();
+        assert_eq!(sent(&plain), 5, "{plain:?}");
+        assert_eq!(sent(&gmail), 5, "{gmail:?}");
+        assert!(answers.iter().all(|s| [StatusCode::OK, StatusCode::TOO_MANY_REQUESTS].contains(s)), "{answers:?}");
+        app.mail_settled().await;
+        let flood = app.mail.all().await.into_iter().filter(|m| m.to.iter().any(|to| to.starts_with("flood+") || to.ends_with("@gmail.com"))).count();
+        assert_eq!(flood, 10, "five to each inbox");
+        // Another inbox is its own.
+        json_of(app.post("/api/auth/forgot-password", json!({ "email": "other+1@example.com" })).await, StatusCode::OK).await;
+    }
+}
+
+db_test! {
     async fn unknown_expired_and_weak_resets_are_refused_with_their_texts(app: TestApp) {
         let body = json_of(app.post("/api/auth/reset-password/nonsense", json!({ "password": "newpass123" })).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(body["message"], "Reset link is invalid");
