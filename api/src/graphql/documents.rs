@@ -5,7 +5,11 @@
 
 use std::sync::{LazyLock, Mutex, PoisonError};
 
-use async_graphql::{Request, Response, ServerError, parser::types::ExecutableDocument};
+use async_graphql::{
+    Name, Positioned, Request, Response, ServerError,
+    parser::types::{Directive, DocumentOperations, ExecutableDocument, Selection, SelectionSet},
+};
+use async_graphql_value::Value;
 use hashlink::LruCache;
 
 use super::{AppSchema, limits};
@@ -44,12 +48,128 @@ pub fn parse(query: &str) -> Result<ExecutableDocument, ServerError> {
 /// A response with the parser's or the limit's error, as the schema would have answered.
 pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
     match parse(&request.query) {
-        Ok(document) => {
+        Ok(mut document) => {
+            leave_out_missing_variables(&mut document, &request);
             request.set_parsed_query(document);
             Ok(request)
         }
         Err(error) => Err(Box::new(Response::from_errors(vec![error]))),
     }
+}
+
+/// Leaves out every argument and input field whose value is a nullable variable the request
+/// did not give (and that has no default), as the GraphQL specification says ("Coercing
+/// Variable Values", "Coercing Field Arguments"): async-graphql gives such a variable null,
+/// so a client that left `$bio` out of its variables cleared the bio, and one that left out
+/// `$seats` lifted the seat limit. A partial update is then what its documentation says: a
+/// field left out stays as it is. Where leaving out is not a thing (a list's item, a
+/// directive's argument) the variable is null, as before; the definitions, used no more,
+/// go, so validation does not call them unused.
+fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Request) {
+    let name = request.operation_name.as_deref();
+    let operation = match (&mut document.operations, name) {
+        (DocumentOperations::Single(operation), _) => operation,
+        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get_mut(name) {
+            Some(operation) => operation,
+            None => return,
+        },
+        // No operation named among several: execution refuses the request anyway.
+        (DocumentOperations::Multiple(_), None) => return,
+    };
+    let operation = &mut operation.node;
+    let missing: Vec<Name> = operation
+        .variable_definitions
+        .iter()
+        .map(|definition| &definition.node)
+        .filter(|definition| {
+            definition.default_value.is_none()
+                && definition.var_type.node.nullable
+                && !request.variables.contains_key(&definition.name.node)
+        })
+        .map(|definition| definition.name.node.clone())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    operation
+        .variable_definitions
+        .retain(|definition| !missing.contains(&definition.node.name.node));
+    nulls_in_directives(&mut operation.directives, &missing);
+    leave_out_of_selections(&mut operation.selection_set.node, &missing);
+    for fragment in document.fragments.values_mut() {
+        nulls_in_directives(&mut fragment.node.directives, &missing);
+        leave_out_of_selections(&mut fragment.node.selection_set.node, &missing);
+    }
+}
+
+fn leave_out_of_selections(set: &mut SelectionSet, missing: &[Name]) {
+    for item in &mut set.items {
+        match &mut item.node {
+            Selection::Field(field) => {
+                let field = &mut field.node;
+                field
+                    .arguments
+                    .retain(|(_, value)| !is_missing(&value.node, missing));
+                for (_, value) in &mut field.arguments {
+                    leave_out_of_value(&mut value.node, missing);
+                }
+                nulls_in_directives(&mut field.directives, missing);
+                leave_out_of_selections(&mut field.selection_set.node, missing);
+            }
+            Selection::InlineFragment(fragment) => {
+                nulls_in_directives(&mut fragment.node.directives, missing);
+                leave_out_of_selections(&mut fragment.node.selection_set.node, missing);
+            }
+            Selection::FragmentSpread(spread) => nulls_in_directives(&mut spread.node.directives, missing),
+        }
+    }
+}
+
+/// An input object's fields left out where their variable is missing; a list's items null.
+fn leave_out_of_value(value: &mut Value, missing: &[Name]) {
+    match value {
+        Value::Object(fields) => {
+            fields.retain(|_, field| !is_missing(field, missing));
+            for field in fields.values_mut() {
+                leave_out_of_value(field, missing);
+            }
+        }
+        Value::List(items) => {
+            for item in items {
+                if is_missing(item, missing) {
+                    *item = Value::Null;
+                } else {
+                    leave_out_of_value(item, missing);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn nulls_in_directives(directives: &mut [Positioned<Directive>], missing: &[Name]) {
+    for directive in directives {
+        for (_, value) in &mut directive.node.arguments {
+            null_where_missing(&mut value.node, missing);
+        }
+    }
+}
+
+fn null_where_missing(value: &mut Value, missing: &[Name]) {
+    match value {
+        Value::Variable(_) if is_missing(value, missing) => *value = Value::Null,
+        Value::Object(fields) => fields
+            .values_mut()
+            .for_each(|field| null_where_missing(field, missing)),
+        Value::List(items) => items
+            .iter_mut()
+            .for_each(|item| null_where_missing(item, missing)),
+        _ => {}
+    }
+}
+
+fn is_missing(value: &Value, missing: &[Name]) -> bool {
+    matches!(value, Value::Variable(name) if missing.contains(name))
 }
 
 /// Runs `request` on `schema` with its document from [`prepare`], or answers its refusal.

@@ -1,7 +1,7 @@
 //! `GET /users/profile` and `PUT /users/profile`.
 
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::json_of;
 
@@ -112,5 +112,27 @@ db_test! {
             let rest = json_of(app.get_as(&token, path).await, StatusCode::OK).await;
             assert_eq!(rest["data"]["user"], graphql["data"]["me"], "{path}");
         }
+    }
+}
+
+db_test! {
+    async fn a_graphql_variable_left_out_leaves_its_field_as_it_is(app: TestApp) {
+        let token = app.signed_up("partial@example.com").await;
+        let saved = json!({ "bio": "Builds things", "website": "https://partial.example", "social": { "github": "partial" } });
+        json_of(app.put_as(&token, "/api/users/profile", saved).await, StatusCode::OK).await;
+        // What Apollo and Relay send for the fields a form did not touch: no value at all.
+        let document = "mutation($name: String, $bio: String, $website: String, $github: String) {
+            updateProfile(input: { name: $name, bio: $bio, website: $website, social: { github: $github } }) { user { name bio website social { github } } }
+        }";
+        let body = app.graphql(Some(&token), document, json!({ "name": "Partial Person" })).await;
+        assert_eq!(
+            body["data"]["updateProfile"]["user"],
+            json!({ "name": "Partial Person", "bio": "Builds things", "website": "https://partial.example", "social": { "github": "partial" } }),
+            "{body}"
+        );
+        // A null given is a field cleared, as the schema says.
+        let body = app.graphql(Some(&token), document, json!({ "bio": null })).await;
+        assert_eq!(body["data"]["updateProfile"]["user"]["bio"], Value::Null, "{body}");
+        assert_eq!(body["data"]["updateProfile"]["user"]["website"], "https://partial.example", "{body}");
     }
 }
