@@ -1,5 +1,5 @@
 //! Organizations as the console lists them: every one, by name, a prefix search, a page at a
-//! time, with member counts; the seat limit is set through `organizations::update`.
+//! time, with member counts; and the console's seat limit, set through `organizations::update`.
 
 use entity::organizations;
 use sea_orm::Condition;
@@ -8,10 +8,37 @@ use uuid::Uuid;
 use super::{Order, console_page, ordered_page, require_admin, search_query, starts_with};
 use crate::{
     accounts::sessions::Viewer,
+    client::ClientInfo,
     context::Context,
-    error::{FieldErrors, Result},
-    organizations::{View, member_counts},
+    error::{Error, FieldErrors, Result},
+    organizations::{UpdateForm, View, member_counts},
+    patch::Patch,
 };
+
+/// Sets an organization's seat limit (`Patch::Clear` lifts it). This call sets it and nothing
+/// else, so one left out is a mistake, not a no-op.
+///
+/// # Errors
+/// 403 for anyone but an admin; "Seat limit is required" when it is left out; as
+/// `organizations::update`.
+pub async fn set_seat_limit(
+    ctx: &Context,
+    viewer: &Viewer,
+    id: &str,
+    seat_limit: Patch<i32>,
+    client: &ClientInfo,
+) -> Result<View> {
+    require_admin(viewer)?;
+    if seat_limit == Patch::Unchanged {
+        return Err(Error::field("seatLimit", "Seat limit is required"));
+    }
+    let form = UpdateForm {
+        name: None,
+        slug: None,
+        seat_limit,
+    };
+    crate::organizations::update(ctx, viewer, id, form, client).await
+}
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]

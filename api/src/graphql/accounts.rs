@@ -44,6 +44,7 @@ impl AccountsQuery {
     }
 
     /// The signed-in account's live sessions, this one first (`current`).
+    #[graphql(complexity = "super::limits::whole_list_cost(child_complexity)")]
     async fn sessions(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Session>> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;

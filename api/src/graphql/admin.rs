@@ -12,13 +12,10 @@ use super::{
     providers::Identity,
     types::{MessagePayload, Session, User},
 };
-use crate::{
-    admin::{
-        audit_log::{self, LogForm},
-        orgs::{self, OrgSearchForm},
-        users::{self, Listed, RoleForm, SearchForm, SuspendForm},
-    },
-    organizations::UpdateForm,
+use crate::admin::{
+    audit_log::{self, LogForm},
+    orgs::{self, OrgSearchForm},
+    users::{self, Listed, RoleForm, SearchForm, SuspendForm},
 };
 
 /// A person as the console lists them: the account's fields, as REST's `data.items` has them,
@@ -85,6 +82,7 @@ pub struct AdminQuery;
 #[Object]
 impl AdminQuery {
     /// People whose name or email starts with `query` (case-insensitive), in name order.
+    #[graphql(complexity = "super::limits::long_page_cost(limit, child_complexity)")]
     async fn admin_users(
         &self,
         ctx: &Context<'_>,
@@ -135,6 +133,7 @@ impl AdminQuery {
 
     /// The audit log, newest first, by person, kind and time range (RFC 3339).
     #[allow(clippy::too_many_arguments)]
+    #[graphql(complexity = "super::limits::long_page_cost(limit, child_complexity)")]
     async fn admin_audit_events(
         &self,
         ctx: &Context<'_>,
@@ -163,6 +162,7 @@ impl AdminQuery {
     }
 
     /// Every organization, by name, with a name prefix search.
+    #[graphql(complexity = "super::limits::long_page_cost(limit, child_complexity)")]
     async fn admin_organizations(
         &self,
         ctx: &Context<'_>,
@@ -260,7 +260,7 @@ impl AdminMutation {
         Ok(MessagePayload::new(users::VERIFICATION_SENT))
     }
 
-    /// Sets an organization's seat limit (null: unlimited; left out: unchanged).
+    /// Sets an organization's seat limit (null: unlimited; it may not be left out).
     async fn set_seat_limit(
         &self,
         ctx: &Context<'_>,
@@ -269,13 +269,7 @@ impl AdminMutation {
     ) -> async_graphql::Result<OrganizationPayload> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
-        crate::admin::require_admin(&viewer).gql()?;
-        let form = UpdateForm {
-            name: None,
-            slug: None,
-            seat_limit: seat_limit.into(),
-        };
-        let view = crate::organizations::update(state, &viewer, &id, form, &meta.client)
+        let view = orgs::set_seat_limit(state, &viewer, &id, seat_limit.into(), &meta.client)
             .await
             .gql()?;
         Ok(OrganizationPayload {

@@ -26,11 +26,32 @@ pub const MAX_ROOT_FIELDS: usize = 20;
 /// under a hundred.
 pub const MAX_FIELDS: usize = 500;
 
-/// The complexity of a paged list: each of up to `first` items costs what one item asks for
-/// (20 when `first` is left out, 50 at most, as the resolvers clamp it).
+/// The complexity of a list: each of the items it may hold costs what one item asks for.
+/// A page holds up to `asked` (`default` when left out, `max` at most, as its call clamps
+/// them).
+pub fn list_cost(asked: Option<i32>, default: i32, max: i32, child_complexity: usize) -> usize {
+    let items = asked.map_or(default, |n| n.clamp(1, max));
+    usize::try_from(items)
+        .unwrap_or(1)
+        .saturating_mul(child_complexity)
+        .saturating_add(1)
+}
+
+/// A page of the news or of one's audit trail: 20 items unless asked, 50 at most.
 pub fn page_cost(first: Option<i32>, child_complexity: usize) -> usize {
-    let items = first.map_or(20, |n| n.clamp(1, 50));
-    usize::try_from(items).unwrap_or(50) * child_complexity + 1
+    list_cost(first, 20, 50, child_complexity)
+}
+
+/// A page of members or of an admin console's list: 50 unless asked, 100 at most.
+pub fn long_page_cost(first: Option<i32>, child_complexity: usize) -> usize {
+    list_cost(first, 50, 100, child_complexity)
+}
+
+/// A list with no page size of its own (one's sessions or organizations, an organization's
+/// pending invitations), costed as a long page: a document then asks for one or two of them,
+/// where twenty aliases of one once read twenty thousand invitations.
+pub fn whole_list_cost(child_complexity: usize) -> usize {
+    list_cost(None, 100, 100, child_complexity)
 }
 
 fn refused(message: String) -> ServerError {

@@ -167,8 +167,9 @@ static NO_META: RequestMeta = RequestMeta {
 };
 
 /// Lets through the first authentication mutation of an HTTP request (sign-in, registration,
-/// codes, forgot and reset, Google) and refuses the rest, however they are aliased or batched:
-/// each of them costs a password hash or a mail, and the limits count requests.
+/// codes, forgot and reset, Google; and invitations) and refuses the rest, however they are
+/// aliased or batched: each of them costs a password hash or mail, and the limits count
+/// requests.
 pub struct OneAuthOperation;
 
 impl Guard for OneAuthOperation {

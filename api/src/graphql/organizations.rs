@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{
-    context,
+    OneAuthOperation, context,
     errors::IntoGql,
     inputs::{CreateOrganizationInput, InviteInput, UpdateOrganizationInput},
     types::{MessagePayload, rfc3339},
@@ -244,6 +244,7 @@ pub struct OrganizationsQuery;
 #[Object]
 impl OrganizationsQuery {
     /// The caller's organizations, by name.
+    #[graphql(complexity = "super::limits::whole_list_cost(child_complexity)")]
     async fn organizations(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Organization>> {
         let (state, meta) = context(ctx);
         let viewer = meta.viewer(state).await.gql()?;
@@ -259,7 +260,7 @@ impl OrganizationsQuery {
     }
 
     /// A page of an organization's members. `first`: 1-100, default 50.
-    #[graphql(complexity = "super::limits::page_cost(first, child_complexity)")]
+    #[graphql(complexity = "super::limits::long_page_cost(first, child_complexity)")]
     async fn members(
         &self,
         ctx: &Context<'_>,
@@ -276,6 +277,7 @@ impl OrganizationsQuery {
     }
 
     /// An organization's pending invitations, newest first (owners and org admins).
+    #[graphql(complexity = "super::limits::whole_list_cost(child_complexity)")]
     async fn invitations(
         &self,
         ctx: &Context<'_>,
@@ -377,7 +379,9 @@ impl OrganizationsMutation {
         Ok(MessagePayload::new(members::REMOVED))
     }
 
-    /// Up to 500 addresses; each gets a mail with a link valid seven days.
+    /// Up to 500 addresses; each gets a mail with a link valid seven days. One a request, as
+    /// a sign-in is: twenty aliases of it would mail ten thousand addresses in one request.
+    #[graphql(guard = "OneAuthOperation")]
     async fn invite_members(
         &self,
         ctx: &Context<'_>,

@@ -32,7 +32,6 @@ use crate::{
         types::{Session, User, rfc3339_opt},
     },
     http::{caller::Caller, error::ErrorResponse},
-    organizations::{UpdateForm, update as update_organization},
     state::AppState,
 };
 
@@ -389,18 +388,8 @@ async fn update_org(
     Segments(id): Segments<String>,
     Input(form): Input<SeatForm>,
 ) -> Answer<OrganizationData> {
-    crate::admin::require_admin(&viewer)?;
-    // This call sets the seat limit and nothing else: one left out is a mistake, not a no-op
-    // (null is how to lift it).
-    if form.seat_limit == crate::patch::Patch::Unchanged {
-        return Err(crate::error::Error::field("seatLimit", "Seat limit is required").into());
-    }
-    let form = UpdateForm {
-        name: None,
-        slug: None,
-        seat_limit: form.seat_limit,
-    };
-    let view = update_organization(&state, &viewer, &id, form, &caller.client).await?;
+    let view =
+        crate::admin::orgs::set_seat_limit(&state, &viewer, &id, form.seat_limit, &caller.client).await?;
     Ok(Reply::data(OrganizationData {
         organization: view.into(),
     })

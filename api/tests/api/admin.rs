@@ -502,14 +502,20 @@ db_test! {
         assert_eq!((rule["minimum"].as_i64(), rule["maximum"].as_i64()), (Some(1), Some(1_000_000)), "{rule}");
         assert_eq!(app.put_as(&owner, &format!("/api/admin/orgs/{id}"), json!({ "seatLimit": 1000 })).await.status(), StatusCode::FORBIDDEN);
 
-        // GraphQL: the same message; a seat limit left out is left as it is, null lifts it.
+        // GraphQL: the same message and the same refusal of a seat limit left out (as a
+        // variable or at all); null lifts it.
         let seats = "mutation($id: ID!, $seats: Int) { setSeatLimit(id: $id, seatLimit: $seats) { message organization { seatLimit } } }";
         let set = app.graphql(Some(&boss), seats, json!({ "id": id, "seats": 40 })).await;
         assert_eq!(set["data"]["setSeatLimit"], json!({ "message": "Organization updated", "organization": { "seatLimit": 40 } }), "{set}");
         let events = || app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'organization_updated'");
         let before = events().await;
-        let unchanged = app.graphql(Some(&boss), "mutation($id: ID!) { setSeatLimit(id: $id) { organization { seatLimit } } }", json!({ "id": id })).await;
-        assert_eq!(unchanged["data"]["setSeatLimit"]["organization"]["seatLimit"], 40, "{unchanged}");
+        for document in ["mutation($id: ID!) { setSeatLimit(id: $id) { organization { seatLimit } } }", seats] {
+            let refused = app.graphql(Some(&boss), document, json!({ "id": id })).await;
+            assert_eq!(refused["errors"][0]["message"], "Seat limit is required", "{refused}");
+            assert_eq!(refused["errors"][0]["extensions"]["errors"], json!({ "seatLimit": "Seat limit is required" }), "{refused}");
+        }
+        let kept = json_of(app.get_as(&boss, "/api/admin/orgs?query=acme").await, StatusCode::OK).await;
+        assert_eq!(kept["data"]["items"][0]["seatLimit"], 40, "a variable left out cleared nothing");
         // Nothing changed (no seat limit given, or the one it has): nothing written, no event.
         let nothing = json_of(app.put_as(&boss, &format!("/api/admin/orgs/{id}"), json!({})).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(nothing["errors"], json!({ "seatLimit": "Seat limit is required" }), "the document calls it required");

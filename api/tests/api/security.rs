@@ -449,3 +449,41 @@ db_test! {
         }
     }
 }
+
+db_test! {
+    async fn lists_without_a_page_cost_what_they_may_hold_and_invitations_mail_once_a_request(app: TestApp) {
+        let owner = app.signed_up("lists@example.com").await;
+        app.sql("UPDATE users SET role = 'hire' WHERE email = 'lists@example.com'").await;
+        let org = json_of(app.post_as(&owner, "/api/orgs", json!({ "name": "Listers" })).await, StatusCode::CREATED).await;
+        let org = org["data"]["organization"]["id"].as_str().unwrap().to_owned();
+        // One pending-invitations list is served; twenty of them (each up to 1,000 rows) once
+        // counted as twenty fields, and a batch of ten read 200,000 rows in one request.
+        let one = format!("{{ invitations(organizationId: \"{org}\") {{ id email role }} }}");
+        let body = app.graphql(Some(&owner), &one, json!({})).await;
+        assert!(body["data"]["invitations"].is_array(), "{body}");
+        for (field, list) in [
+            ("invitations", format!("invitations(organizationId: \"{org}\") {{ id email role }}")),
+            ("organizations", "organizations { id name slug }".to_owned()),
+            ("sessions", "sessions { id browser os }".to_owned()),
+        ] {
+            let many: String = (0..5).map(|n| format!("a{n}: {list} ")).collect();
+            let body = app.graphql(Some(&owner), &format!("{{ {many} }}"), json!({})).await;
+            assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{field}: {body}");
+            assert!(body["data"].is_null(), "{field}: nothing ran: {body}");
+        }
+        app.sql("UPDATE users SET role = 'admin' WHERE email = 'lists@example.com'").await;
+        let many: String = (0..5).map(|n| format!("a{n}: adminUsers(limit: 100) {{ items {{ id email }} }} ")).collect();
+        let body = app.graphql(Some(&owner), &format!("{{ {many} }}"), json!({})).await;
+        assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
+
+        // Invitations mail: one call a request, however aliased, as a sign-in.
+        app.sql("UPDATE users SET role = 'hire' WHERE email = 'lists@example.com'").await;
+        let invites: String = (0..3)
+            .map(|n| format!("i{n}: inviteMembers(organizationId: \"{org}\", input: {{ emails: [\"guest{n}@example.com\"] }}) {{ message }} "))
+            .collect();
+        let body = app.graphql(Some(&owner), &format!("mutation {{ {invites} }}"), json!({})).await;
+        let refused: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect();
+        assert_eq!(refused, [ONE_AUTH; 2], "{body}");
+        assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 1);
+    }
+}
