@@ -88,6 +88,12 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
       await page.getByRole('button', { name: 'Verify OTP' }).click();
       await page.waitForURL(`${app.baseURL}/`);
       await toast(page, 'Email verified successfully!').waitFor();
+      // The toast sits beneath the header: the account menu's button stays in reach.
+      const [toastBox, headerBox] = await Promise.all([
+        toast(page, 'Email verified successfully!').boundingBox(),
+        page.locator('header').first().boundingBox(),
+      ]);
+      assert.ok(toastBox && headerBox && toastBox.y >= headerBox.y + headerBox.height - 1, `toast ${JSON.stringify(toastBox)} header ${JSON.stringify(headerBox)}`);
       await expectSignedIn(page, 'Riya Institute');
       assert.ok(await page.evaluate(() => localStorage.getItem('token')), 'the token is stored');
     });
@@ -243,9 +249,19 @@ describe('account screens (real server)', { skip: preview && 'needs the real ser
       await main.getByRole('textbox', { name: 'Confirm new password' }).fill('freshPass42');
       await main.getByRole('button', { name: 'Change password' }).click();
       await main.getByText('Current password is incorrect', { exact: true }).waitFor();
+      // Another device signs in meanwhile; the new password signs it out, and the list says so
+      // without a reload (it once kept the signed-out row, whose Sign out said "Session not found").
+      const late = await api('/auth/login', { email: user.email, password: user.password });
+      assert.equal(late.status, 200);
+      await page.reload();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="session"]').length === 2);
       await main.getByLabel('Current password').fill(user.password);
+      await main.getByRole('textbox', { name: 'New password', exact: true }).fill('freshPass42');
+      await main.getByRole('textbox', { name: 'Confirm new password' }).fill('freshPass42');
       await main.getByRole('button', { name: 'Change password' }).click();
       await toast(page, 'Password changed').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="session"]').length === 1);
+      assert.equal(await verify(late.body.data.token), 401);
       await page.reload();
       await main.getByText('This device').waitFor();
     });

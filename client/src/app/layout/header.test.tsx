@@ -175,4 +175,21 @@ describe('Header', () => {
     fireEvent.click(within(mobile).getByRole('link', { name: 'Hire' }));
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
+
+  it('closes the mobile menu when focus leaves it for the page beneath', async () => {
+    stubFetch(() => Promise.resolve(jsonResponse(401, { success: false })));
+    renderWithApp(
+      <>
+        <Header />
+        <a href="/below">Under the menu</a>
+      </>,
+    );
+    const toggle = screen.getByRole('button', { name: 'Open menu' });
+    fireEvent.click(toggle);
+    const mobile = await screen.findByRole('navigation', { name: 'Mobile' });
+    within(mobile).getByRole('link', { name: 'Hire' }).focus();
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    screen.getByRole('link', { name: 'Under the menu' }).focus();
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-expanded', 'false'));
+  });
 });

@@ -1,5 +1,5 @@
 import { Building2, ExternalLink, LayoutDashboard, LoaderCircle, LogOut, ShieldCheck, UserRound } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/button-styles';
 import { PlatformIcon } from '@/components/platform-icon';
@@ -32,8 +32,20 @@ function GroupLabel({ children }: { children: ReactNode }) {
 
 /** The same links as the desktop header, stacked for phones. Every link closes the menus. */
 export function MobileMenu({ id, open, session, onNavigate, onLogout, logoutPending }: MobileMenuProps) {
+  const root = useRef<HTMLDivElement>(null);
+  // Tabbing past the last item would reach the page under the open menu: it closes instead,
+  // as the account menu does when focus leaves it (the header's toggle keeps it open).
+  useEffect(() => {
+    if (!open) return undefined;
+    const onFocusIn = (event: FocusEvent) => {
+      const header = root.current?.closest('header');
+      if (event.target instanceof Node && header && !header.contains(event.target)) onNavigate();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, [open, onNavigate]);
   return (
-    <div id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-ink-200 bg-paper lg:hidden">
+    <div ref={root} id={id} hidden={!open} className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-ink-200 bg-paper lg:hidden">
       <nav aria-label="Mobile" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6">
         <GroupLabel>Platforms</GroupLabel>
         <ul>

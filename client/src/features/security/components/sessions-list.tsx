@@ -24,7 +24,7 @@ export function SessionsList({ sessions, pending, onRevoke, onRevokeOthers }: Se
             <div className="min-w-0 flex-1">
               <p className="font-medium text-ink-900">
                 {session.browser} on {session.os}
-                {session.current ? <span className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.success}`}>This device</span> : null}
+                {session.current ? <span className={`ml-2 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${badgeTone.success}`}>This device</span> : null}
               </p>
               <p className="text-sm text-ink-700">
                 {session.ip ?? 'Unknown address'} · signed in {when(session.signedInAt)} · last active {when(session.lastActiveAt)}
