@@ -11,7 +11,7 @@ import { failureMessage, needsTwoFactor, type SignInStepData } from '../api/auth
 import { oauthLogin } from '../api/oauth-login';
 import { isPendingAccount, oauthRegister, type OAuthRegisterData } from '../api/oauth-register';
 import type { Role } from '../api/register';
-import { sendOtpEmail } from '../api/send-otp-email';
+import { sendCodeOnTheWay } from '../api/send-otp-email';
 import { verifyOtpState } from '../utils/verify-otp-state';
 import { useFinishSignIn } from './use-finish-sign-in';
 
@@ -53,14 +53,10 @@ export function useProviderAuth(options: ProviderAuthOptions) {
           // mailed code proves it before the account can sign in.
           accountToast.success(result.message || 'Registered successfully');
           const email = result.data.user.email ?? '';
-          try {
-            const sent = await sendOtpEmail(apiBaseUrl, email);
-            accountToast.success(sent.message || 'OTP sent to your email');
-          } catch (error) {
-            accountToast.error(failureMessage(error, 'Failed to resend OTP'));
-          }
+          const resendIn = await sendCodeOnTheWay(apiBaseUrl, email);
           setPending(null);
-          void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: options.intent === 'register' ? options.next : null }) });
+          const next = options.intent === 'register' ? options.next : null;
+          void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next, resendIn }) });
           return;
         }
         const data: SignInStepData = result.data;

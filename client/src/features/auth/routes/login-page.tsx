@@ -12,7 +12,7 @@ import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf, needsTwoFactor } from '../api/auth-request';
 import { login } from '../api/login';
 import { requestMagicLink } from '../api/magic-link';
-import { sendOtpEmail } from '../api/send-otp-email';
+import { sendCodeOnTheWay } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
 import { PasswordField } from '../components/password-field';
@@ -123,13 +123,8 @@ export function LoginPage() {
       if (message.toLowerCase().includes('verify') || (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED')) {
         accountToast.info(message);
         const email = values.email.trim();
-        try {
-          await sendOtpEmail(apiBaseUrl, email);
-          accountToast.success('OTP sent to your email');
-        } catch {
-          // A code may still be valid (cooldown); the OTP screen offers Resend.
-        }
-        void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: returnPath }) });
+        const resendIn = await sendCodeOnTheWay(apiBaseUrl, email);
+        void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { next: returnPath, resendIn }) });
         return;
       }
       setPending(false);

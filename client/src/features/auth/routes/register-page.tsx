@@ -9,7 +9,7 @@ import { useFieldErrors } from '@/lib/use-field-errors';
 import { useFocusFirstInvalid } from '@/lib/use-focus-first-invalid';
 import { failureMessage, fieldErrorsOf } from '../api/auth-request';
 import { register, type Role } from '../api/register';
-import { sendOtpEmail } from '../api/send-otp-email';
+import { sendCodeOnTheWay } from '../api/send-otp-email';
 import { AuthLayout } from '../components/auth-layout';
 import { GoogleButton, OrDivider } from '../components/google-button';
 import { PasswordField } from '../components/password-field';
@@ -87,14 +87,9 @@ export function RegisterPage() {
       return;
     }
     // SPEC.md section 4: register, then ask for a code, then the OTP screen.
-    try {
-      const sent = await sendOtpEmail(apiBaseUrl, email);
-      accountToast.success(sent.message || 'OTP sent to your email');
-    } catch (error) {
-      accountToast.error(failureMessage(error, 'Failed to resend OTP'));
-    }
+    const resendIn = await sendCodeOnTheWay(apiBaseUrl, email);
     setPending(false);
-    void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { phone, next }) });
+    void navigate(paths.auth.verifyOtp.getHref(), { state: verifyOtpState(email, { phone, next, resendIn }) });
   };
 
   return (

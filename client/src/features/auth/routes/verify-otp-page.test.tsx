@@ -57,6 +57,19 @@ describe('VerifyOtpPage', () => {
     expect(screen.getByText('OTP resent to your email')).toBeInTheDocument();
   });
 
+  it('counts down the wait the server set when it refused the code asked for on the way', async () => {
+    vi.useFakeTimers();
+    mockApi({});
+    renderWithApp(<VerifyOtpPage />, { route: '/verify-otp', routes, state: { ...state, resendIn: 2992 } });
+    expect(screen.getByRole('button', { name: 'Resend in 2992s' })).toBeDisabled();
+    expect(screen.getByText(/Enter the last code sent to/)).toBeInTheDocument();
+    expect(screen.queryByText(/^Code sent to/)).not.toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+    });
+    expect(screen.getByRole('button', { name: 'Resend in 2991s' })).toBeDisabled();
+  });
+
   it('shows a failed resend', async () => {
     vi.useFakeTimers();
     mockApi({ '/auth/send-otp-email': { status: 500, body: { success: false } } });

@@ -33,10 +33,10 @@ export function VerifyOtpPage() {
   const location = useLocation();
   const state = readVerifyOtpState(location.state);
   if (!state) return <InvalidState />;
-  return <VerifyOtpForm email={state.email} next={state.next} />;
+  return <VerifyOtpForm email={state.email} next={state.next} resendIn={state.resendIn} />;
 }
 
-function VerifyOtpForm({ email, next }: { email: string; next: string | undefined }) {
+function VerifyOtpForm({ email, next, resendIn }: { email: string; next: string | undefined; resendIn: number | undefined }) {
   const { apiBaseUrl } = useConfig();
   const navigate = useNavigate();
   const [otp, setOtp] = useState('');
@@ -44,8 +44,10 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
   const [isSending, setSending] = useState(false);
   const { errors, setErrors, clear } = useFieldErrors<'otp'>();
   const { ref: formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  // A code was just sent (after register or a refused sign-in), so the cooldown starts now.
-  const cooldown = useCooldown(OTP_RESEND_COOLDOWN_S);
+  // A code was just sent (after register or a refused sign-in), so the cooldown starts now;
+  // or the server refused to send one, and its wait is counted down instead.
+  const cooldown = useCooldown(resendIn ?? OTP_RESEND_COOLDOWN_S);
+  const [refusedOnTheWay] = useState(resendIn !== undefined);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -64,9 +66,10 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
       // SPEC.md: home, unless the flow came from a page of this site that wants the person back.
       void navigate(next ?? paths.home.getHref());
     } catch (error) {
+      // SPEC.md section 8: 'Invalid OTP' inline and as a toast, as is whatever else the
+      // server says of the code (expired, too many tries).
       const message = failureMessage(error, 'Invalid OTP');
-      const isWrongCode = error instanceof ApiError && error.status === 400;
-      setErrors({ otp: fieldErrorsOf(error).otp ?? (isWrongCode ? message : undefined) });
+      setErrors({ otp: fieldErrorsOf(error).otp ?? message });
       accountToast.error(message);
     } finally {
       setVerifying(false);
@@ -94,7 +97,8 @@ function VerifyOtpForm({ email, next }: { email: string; next: string | undefine
   return (
     <AuthLayout title="Verify Your Email" subtitle="Enter the one-time code we sent to your email address.">
       <p className="mb-4 rounded-lg bg-accent-soft px-4 py-3 text-sm text-accent-strong">
-        Code sent to <strong className="break-all">{email}</strong>
+        {refusedOnTheWay ? 'Enter the last code sent to ' : 'Code sent to '}
+        <strong className="break-all">{email}</strong>
       </p>
       <form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Verify OTP">
         <TextField
