@@ -108,10 +108,10 @@ pub async fn update(
             row.phone = Set(phone.into_inner());
         }
     }
-    if let Some(bio) = text(&mut errors, "bio", form.bio, MAX_BIO) {
+    if let Some(bio) = text(&mut errors, ("bio", "Bio"), form.bio, MAX_BIO) {
         row.bio = Set(bio);
     }
-    if let Some(website) = text(&mut errors, "website", form.website, MAX_STRING) {
+    if let Some(website) = text(&mut errors, ("website", "Website"), form.website, MAX_STRING) {
         if website.as_deref().is_some_and(|w| !is_web_url(w)) {
             errors.add("website", "Website must be a valid http(s) URL");
         } else {
@@ -129,11 +129,27 @@ pub async fn update(
     }
     if let Some(social) = form.social {
         let fields = [
-            ("social.github", social.github, &mut row.social_github),
-            ("social.linkedin", social.linkedin, &mut row.social_linkedin),
-            ("social.instagram", social.instagram, &mut row.social_instagram),
-            ("social.twitter", social.twitter, &mut row.social_twitter),
-            ("social.facebook", social.facebook, &mut row.social_facebook),
+            (("social.github", "GitHub"), social.github, &mut row.social_github),
+            (
+                ("social.linkedin", "LinkedIn"),
+                social.linkedin,
+                &mut row.social_linkedin,
+            ),
+            (
+                ("social.instagram", "Instagram"),
+                social.instagram,
+                &mut row.social_instagram,
+            ),
+            (
+                ("social.twitter", "Twitter"),
+                social.twitter,
+                &mut row.social_twitter,
+            ),
+            (
+                ("social.facebook", "Facebook"),
+                social.facebook,
+                &mut row.social_facebook,
+            ),
         ];
         for (field, value, column) in fields {
             if let Some(value) = text(&mut errors, field, value, MAX_STRING) {
@@ -143,11 +159,19 @@ pub async fn update(
     }
     if let Some(address) = form.address {
         let fields = [
-            ("address.street", address.street, &mut row.address_street),
-            ("address.city", address.city, &mut row.address_city),
-            ("address.state", address.state, &mut row.address_state),
-            ("address.zip", address.zip, &mut row.address_zip),
-            ("address.country", address.country, &mut row.address_country),
+            (
+                ("address.street", "Street"),
+                address.street,
+                &mut row.address_street,
+            ),
+            (("address.city", "City"), address.city, &mut row.address_city),
+            (("address.state", "State"), address.state, &mut row.address_state),
+            (("address.zip", "ZIP code"), address.zip, &mut row.address_zip),
+            (
+                ("address.country", "Country"),
+                address.country,
+                &mut row.address_country,
+            ),
         ];
         for (field, value, column) in fields {
             if let Some(value) = text(&mut errors, field, value, MAX_STRING) {
@@ -183,18 +207,25 @@ pub async fn update(
     Ok(user)
 }
 
-/// An optional text field: `Some(new value)` when it changes, recording a length error.
-fn text(errors: &mut FieldErrors, field: &str, value: Patch<String>, max: usize) -> Option<Option<String>> {
+/// An optional text field, `(its JSON name, its label)`: `Some(new value)` when it changes,
+/// recording a length error. The message names the field, since the toast that repeats the
+/// first one has no field beside it.
+fn text(
+    errors: &mut FieldErrors,
+    (field, label): (&str, &str),
+    value: Patch<String>,
+    max: usize,
+) -> Option<Option<String>> {
     match value {
         Patch::Unchanged => None,
         Patch::Clear => Some(None),
         Patch::Set(v) => {
             let v = v.trim();
             if v.chars().count() > max {
-                errors.add(field, format!("Must be at most {max} characters"));
+                errors.add(field, format!("{label} must be at most {max} characters"));
                 None
             } else if super::fields::has_stray_control(v) {
-                errors.add(field, "Must not contain control characters");
+                errors.add(field, format!("{label} must not contain control characters"));
                 None
             } else if v.is_empty() {
                 Some(None)

@@ -77,9 +77,9 @@ db_test! {
         .await;
         assert_eq!(body["errors"]["website"], "Website must be a valid http(s) URL");
         assert_eq!(body["errors"]["born"], "Date of birth must be a date in the past");
-        assert_eq!(body["errors"]["bio"], "Must be at most 1000 characters");
+        assert_eq!(body["errors"]["bio"], "Bio must be at most 1000 characters");
         assert_eq!(body["errors"]["preferences.theme"], "Theme must be light or dark");
-        assert_eq!(body["errors"]["social.github"], "Must be at most 255 characters");
+        assert_eq!(body["errors"]["social.github"], "GitHub must be at most 255 characters");
         let me = json_of(app.get_as(&token, "/api/users/profile").await, StatusCode::OK).await;
         assert_eq!(me["data"]["user"]["name"], "Asha Verma", "nothing was half-saved");
 

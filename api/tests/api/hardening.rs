@@ -402,8 +402,8 @@ db_test! {
 
         let token = app.signed_up("fields@example.com").await;
         let body = json_of(app.put_as(&token, "/api/users/profile", json!({ "bio": "one\u{0}two", "website": "https://a.example/\u{0}", "born": "-2000-01-01" })).await, StatusCode::BAD_REQUEST).await;
-        assert_eq!(body["errors"]["bio"], "Must not contain control characters", "{body}");
-        assert_eq!(body["errors"]["website"], "Must not contain control characters", "{body}");
+        assert_eq!(body["errors"]["bio"], "Bio must not contain control characters", "{body}");
+        assert_eq!(body["errors"]["website"], "Website must not contain control characters", "{body}");
         assert_eq!(body["errors"]["born"], "Date of birth must be a date in the format YYYY-MM-DD", "2000 BC: {body}");
         // The contract says as much, so a client (or a fuzzer) can know before it asks.
         let doc = json_of(app.get("/api/openapi.json").await, StatusCode::OK).await;
