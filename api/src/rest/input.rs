@@ -121,7 +121,14 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ErrorResponse> {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
             Ok(value) if deserializer.end().is_ok() => return Ok(value),
-            Err(err) if err.inner().is_data() => return Err(wrong_types::<T>(bytes, err.path().to_string())),
+            Err(err) if err.inner().is_data() => {
+                return Err(match duplicated(&err) {
+                    Some(field) => {
+                        crate::error::Error::field(&field, format!("{field} may be given only once")).into()
+                    }
+                    None => wrong_types::<T>(bytes, err.path().to_string()),
+                });
+            }
             _ => {}
         }
     }
@@ -135,6 +142,19 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ErrorResponse> {
         Code::BadUserInput,
         "The request body is not valid JSON",
     ))
+}
+
+/// The field a body gives twice (`{"email": …, "email": …}`), by its path: read either way it
+/// would be blamed on nothing, or taken for what it is not.
+fn duplicated(err: &serde_path_to_error::Error<serde_json::Error>) -> Option<String> {
+    let message = err.inner().to_string();
+    let name = message.strip_prefix("duplicate field `")?.split('`').next()?;
+    let path = err.path().to_string();
+    Some(if path.is_empty() || path == "." {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    })
 }
 
 /// The most fields of the wrong type one answer names.
@@ -219,6 +239,20 @@ mod tests {
         assert_eq!(parse::<Form>(b"  ").unwrap(), Form::default());
         let form = parse::<Form>(br#"{"email":"a@b.co","confirm":"x"}"#).unwrap();
         assert_eq!(form.email.as_deref(), Some("a@b.co"));
+    }
+
+    #[test]
+    fn a_field_given_twice_is_named_by_its_path() {
+        assert_eq!(
+            message(r#"{"email":"a@b.co","email":"c@d.co"}"#),
+            "email may be given only once"
+        );
+        let err = parse::<Form>(br#"{"notifications":{"sms":true,"sms":false}}"#).unwrap_err();
+        assert_eq!(err.message, "notifications.sms may be given only once");
+        assert!(
+            err.errors
+                .is_some_and(|errors| errors.contains_key("notifications.sms"))
+        );
     }
 
     #[test]

@@ -358,7 +358,7 @@ async fn production_sends_secure_cookies_on_the_cookie_domain_with_hsts() {
 }
 
 db_test! {
-    async fn a_compressed_body_or_one_in_another_charset_is_refused_as_the_wrong_media(app: TestApp) {
+    async fn a_body_compressed_in_another_charset_or_giving_a_field_twice_is_refused(app: TestApp) {
         let login = br#"{"email":"nobody@example.com","password":"wrong-one-1"}"#.to_vec();
         let send = |content_type: &'static str, encoding: Option<&'static str>| {
             let mut request = app
@@ -382,6 +382,17 @@ db_test! {
             assert_eq!(body["message"], message, "{content_type} {encoding:?}");
             assert_eq!(body["code"], "UNSUPPORTED_MEDIA_TYPE");
         }
+        // A field given twice is named, not read either way.
+        let twice = app
+            .client
+            .post(app.url("/api/auth/login"))
+            .header("content-type", "application/json")
+            .body(r#"{"email":"nobody@example.com","password":"wrong-one-1","email":"someone@example.com"}"#)
+            .send()
+            .await
+            .unwrap();
+        let body = json_of(twice, StatusCode::BAD_REQUEST).await;
+        assert_eq!(body["errors"], json!({ "email": "email may be given only once" }), "{body}");
         for (content_type, encoding) in [
             ("application/json; charset=UTF-8", None),
             ("application/json;charset=\"utf-8\"", Some("identity")),
