@@ -31,7 +31,11 @@ pub fn parse(query: &str) -> Result<ExecutableDocument, ServerError> {
     if kept && let Some(document) = PARSED.lock().unwrap_or_else(PoisonError::into_inner).get(query) {
         return Ok(document.clone());
     }
-    let document = async_graphql::parser::parse_query(query).map_err(|error| limits::coded(error.into()))?;
+    if query.trim().is_empty() {
+        return Err(limits::coded(ServerError::new(NO_QUERY, None)));
+    }
+    let document =
+        async_graphql::parser::parse_query(query).map_err(|error| limits::coded(readable(error)))?;
     limits::check_size(&document)?;
     if kept {
         PARSED
@@ -40,6 +44,32 @@ pub fn parse(query: &str) -> Result<ExecutableDocument, ServerError> {
             .insert(query.into(), document.clone());
     }
     Ok(document)
+}
+
+/// What a request without a document hears (an empty `query`, or a persisted query's hash
+/// alone: this server keeps no documents by hash).
+pub const NO_QUERY: &str = "A GraphQL request needs its query: the document's text in `query`";
+
+/// The parser's error in a sentence: its syntax errors come drawn for a terminal (an arrow
+/// under the line), which a client shows as a jumble of pipes.
+fn readable(error: async_graphql::parser::Error) -> ServerError {
+    match error {
+        async_graphql::parser::Error::Syntax { message, start, .. } => {
+            let expected = message
+                .lines()
+                .rev()
+                .find_map(|line| line.trim().strip_prefix("= "))
+                .unwrap_or("unexpected input");
+            ServerError::new(
+                format!(
+                    "The query is not valid GraphQL at line {}, column {}: {expected}",
+                    start.line, start.column
+                ),
+                Some(start),
+            )
+        }
+        other => other.into(),
+    }
 }
 
 /// `request` with its document parsed, ready to run; or the response refusing it.

@@ -487,3 +487,18 @@ db_test! {
         assert_eq!(app.count("SELECT COUNT(*) FROM organization_invitations").await, 1);
     }
 }
+
+db_test! {
+    async fn a_request_without_a_query_or_with_broken_syntax_is_told_so_in_a_sentence(app: TestApp) {
+        // The parser's own errors are drawn for a terminal: " --> 1:7\n  |\n1 | {news{\n  |  ^---".
+        for body in [json!({}), json!({ "query": "  " }), json!({ "extensions": { "persistedQuery": { "version": 1, "sha256Hash": "abc" } } })] {
+            let response = app.client.post(app.url("/api/graphql")).json(&body).send().await.unwrap();
+            let answer: Value = response.json().await.unwrap();
+            assert_eq!(answer["errors"][0]["message"], "A GraphQL request needs its query: the document's text in `query`", "{body}");
+            assert_eq!(answer["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+        }
+        let broken = app.graphql(None, "{news{", json!({})).await;
+        assert_eq!(broken["errors"][0]["message"], "The query is not valid GraphQL at line 1, column 7: expected selection", "{broken}");
+        assert_eq!(broken["errors"][0]["locations"], json!([{ "line": 1, "column": 7 }]));
+    }
+}
