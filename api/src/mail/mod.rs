@@ -73,16 +73,7 @@ const SIGN_IN_ADDED: Template = template!("sign_in_added");
 
 impl Template {
     fn render(&self, to: &str, vars: &[(&str, &str)]) -> Mail {
-        let fill = |template: &str, escape: bool| {
-            vars.iter().fold(template.to_owned(), |out, (key, value)| {
-                let value = if escape {
-                    crate::html::escape(value)
-                } else {
-                    (*value).to_owned()
-                };
-                out.replace(&format!("{{{{{key}}}}}"), &value)
-            })
-        };
+        let fill = |template: &str, escape: bool| fill(template, vars, escape);
         Mail {
             to: to.to_owned(),
             subject: fill(self.subject, false).trim().to_owned(),
@@ -92,6 +83,42 @@ impl Template {
             secret_until: None,
         }
     }
+}
+
+/// `template` with each `{{key}}` of `vars` filled in, in one pass over the template alone: a
+/// value is never read again for placeholders, so a name typed as `evil.{{organization}}`
+/// stays as typed instead of becoming `evil.com` beside an organization named `com` (which
+/// the check on names that look like links never saw whole), and a name `{{link}}` is not
+/// someone else's link. A `{{` that names no variable is kept as it is.
+fn fill(template: &str, vars: &[(&str, &str)], escape: bool) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let value = after.find("}}").and_then(|end| {
+            let key = &after[..end];
+            vars.iter()
+                .find(|(name, _)| *name == key)
+                .map(|(_, value)| (*value, end))
+        });
+        match value {
+            Some((value, end)) => {
+                if escape {
+                    out.push_str(&crate::html::escape(value));
+                } else {
+                    out.push_str(value);
+                }
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn verification_code(app_name: &str, to: &str, name: &str, code: &str, minutes: i64) -> Mail {

@@ -991,6 +991,19 @@ db_test! {
         let mail = app.mail.wait_for("lured@example.com", 1).await.remove(0);
         assert!(!mail.text().contains("evil"), "{}", mail.text());
         assert!(!mail.subject().contains("evil"), "{}", mail.subject());
+        // A name is never read again for the mail's placeholders: "evil.{{organization}}"
+        // beside an organization "com" once read "Refunds at evil.com invited you", and an
+        // organization "{{link}}" put the invitation's link in the subject.
+        let templated = "Refunds at evil.{{organization}}";
+        assert_eq!(app.put_as(&owner, "/api/users/profile", json!({ "name": templated })).await.status(), StatusCode::OK);
+        for (name, to) in [("com", "lured2@example.com"), ("{{link}}", "lured3@example.com")] {
+            let id = organization(&app, &owner, name).await;
+            json_of(app.post_as(&owner, &format!("/api/orgs/{id}/invitations"), json!({ "emails": [to], "role": "member" })).await, StatusCode::CREATED).await;
+            let mail = app.mail.wait_for(to, 1).await.remove(0);
+            assert!(!mail.text().contains("evil.com"), "{}", mail.text());
+            assert!(!mail.subject().contains("/invitations/"), "{}", mail.subject());
+            assert!(mail.text().contains(&format!("join {name} on")), "{}", mail.text());
+        }
     }
 }
 
