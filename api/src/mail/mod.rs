@@ -207,7 +207,17 @@ pub fn two_factor_changed(app_name: &str, to: &str, name: &str, on: bool, link: 
 }
 
 /// To the owner when wrong second-factor codes closed the second step: the password is known.
-pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link: &str) -> Mail {
+/// The warning that someone has the password: `link` is where to choose a new one without
+/// signing in (two-factor sign-in is paused for the owner too), `security` the devices page
+/// for after.
+pub fn password_known(
+    app_name: &str,
+    to: &str,
+    name: &str,
+    attempts: i32,
+    link: &str,
+    security: &str,
+) -> Mail {
     PASSWORD_KNOWN.render(
         to,
         &[
@@ -215,6 +225,7 @@ pub fn password_known(app_name: &str, to: &str, name: &str, attempts: i32, link:
             ("name", &greeting_name(name)),
             ("attempts", &attempts.to_string()),
             ("link", link),
+            ("security", security),
         ],
     )
 }

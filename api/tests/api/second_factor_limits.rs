@@ -58,6 +58,9 @@ db_test! {
         let mails = app.mail.wait_for(email, 3).await;
         let warning = mails.iter().find(|m| m.subject().contains("Someone has your")).expect("the owner is warned");
         assert!(warning.text().contains("10 wrong two-factor codes"), "{}", warning.text());
+        // The owner is locked out of the second step for the hour too: the mail's way to act
+        // now is a new password, which needs no sign-in.
+        assert!(warning.text().contains("/forgot-password"), "{}", warning.text());
         // Eleven checks were asked for, ten were made.
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE detail = 'wrong two-factor code'").await, 10);
     }

@@ -226,13 +226,15 @@ impl AccountCap {
         if taken.failures != ACCOUNT_CAP.free {
             return Ok(());
         }
-        let link = format!("{}/security", ctx.config.platforms.main);
+        // The owner cannot sign in for the hour either: the way to act now is a new password.
+        let main = &ctx.config.platforms.main;
         let notice = mail::password_known(
             &ctx.config.app_name,
             &user.email,
             &user.name,
             taken.failures,
-            &link,
+            &format!("{main}/forgot-password"),
+            &format!("{main}/security"),
         );
         let txn = crate::db::begin_write(&ctx.db).await?;
         mail::enqueue(&txn, notice.about(user.id)).await?;
