@@ -159,6 +159,9 @@ async fn join(
     let user = super::locked(&txn, user.id)
         .await?
         .ok_or_else(Error::session_expired)?;
+    // A suspended account gains no way in (one that would outlast its restore), its email is
+    // not marked verified nor its password taken, and its address is mailed nothing.
+    super::ensure_can_sign_in(&user)?;
     let was_verified = user.email_verified;
     if !was_verified {
         super::take_back_unverified(&txn, user.id, who.provider.label(), client).await?;

@@ -246,6 +246,29 @@ providers_test! {
 }
 
 providers_test! {
+    async fn a_suspended_account_is_joined_to_no_provider_and_mailed_nothing(app, idp) {
+        app.signed_up("held@example.com").await;
+        app.register("held-pending@example.com").await;
+        app.sql("UPDATE users SET status = 'suspended' WHERE email LIKE 'held%'").await;
+        app.mail_settled().await;
+        let held_mail = || async { app.mail.all().await.into_iter().filter(|m| m.to.iter().any(|to| to.starts_with("held"))).count() };
+        let mails_before = held_mail().await;
+        for (subject, email) in [("li-held", "held@example.com"), ("li-held-pending", "held-pending@example.com")] {
+            idp.sign_in_as(who(subject, email));
+            let t = ticket(&app, "linkedin", "intent=login").await;
+            let refused = json_of(app.post("/api/auth/oauth/login", json!({ "ticket": t })).await, StatusCode::FORBIDDEN).await;
+            assert_eq!(refused["message"], "This account has been suspended", "{email}");
+        }
+        // Nothing changed: no identity (a way in that would outlast the restore), the pending
+        // account neither verified nor stripped of its password, no notice.
+        assert_eq!(app.count("SELECT COUNT(*) FROM identities").await, 0);
+        assert_eq!(app.count("SELECT COUNT(*) FROM users WHERE email = 'held-pending@example.com' AND email_verified = false AND password_hash IS NOT NULL").await, 1);
+        app.mail_settled().await;
+        assert_eq!(held_mail().await, mails_before, "the suspended are mailed nothing");
+    }
+}
+
+providers_test! {
     async fn microsoft_is_trusted_only_from_its_tenant_and_for_a_verified_domain(app, idp) {
         let victim = app.signed_up("victim@contoso.test").await;
         // A tenant whose admins typed the victim's address: the domain is not verified.
