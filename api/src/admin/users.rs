@@ -36,6 +36,7 @@ pub const SIGNED_OUT: &str = "Signed out everywhere";
 pub const ROLE_UPDATED: &str = "Role updated";
 pub const VERIFICATION_SENT: &str = "Verification email sent";
 pub const ALREADY_VERIFIED: &str = "Email is already verified";
+pub const SUSPENDED_NOT_MAILED: &str = "The account is suspended: it is mailed nothing until it is restored";
 pub const NOT_YOURSELF_SUSPEND: &str = "You cannot suspend your own account";
 pub const NOT_YOURSELF_ROLE: &str = "You cannot change your own role";
 pub const REASON_REQUIRED: &str = "Reason is required";
@@ -491,6 +492,10 @@ pub async fn resend_verification(
     let user = target(ctx, id).await?;
     if user.email_verified {
         return Err(Error::Conflict(ALREADY_VERIFIED.to_owned()));
+    }
+    // A suspended account is mailed nothing: the admin is told so rather than "sent".
+    if user.status == entity::users::AccountStatus::Suspended {
+        return Err(Error::Conflict(SUSPENDED_NOT_MAILED.to_owned()));
     }
     email_code::send_by(
         ctx,

@@ -414,6 +414,13 @@ db_test! {
         app.mail.wait_for("waiting@example.com", 1).await;
         // The code the admin sent is audited with the admin, unlike one the person asks for.
         assert_eq!(app.count("SELECT COUNT(*) FROM audit_events WHERE kind = 'code_sent' AND actor_id IS NOT NULL").await, 1);
+        // A suspended account is mailed nothing, and the admin is told so, not "sent".
+        app.sql("UPDATE users SET status = 'suspended' WHERE email = 'waiting@example.com'").await;
+        app.sql("DELETE FROM rate_limits").await;
+        let held = json_of(app.post_as(&boss, &format!("/api/admin/users/{waiting}/resend-verification"), json!({})).await, StatusCode::CONFLICT).await;
+        assert_eq!(held["message"], "The account is suspended: it is mailed nothing until it is restored");
+        app.mail_settled().await;
+        assert_eq!(app.mail.to("waiting@example.com").await.len(), 1);
     }
 }
 
