@@ -7,7 +7,9 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 
 use async_graphql::{
     Name, Positioned, Request, Response, ServerError,
-    parser::types::{Directive, DocumentOperations, ExecutableDocument, Selection, SelectionSet},
+    parser::types::{
+        Directive, DocumentOperations, ExecutableDocument, FragmentDefinition, Selection, SelectionSet,
+    },
 };
 use async_graphql_value::Value;
 use hashlink::LruCache;
@@ -96,18 +98,28 @@ pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
 /// directive's argument) the variable is null, as before; the definitions, used no more,
 /// go, so validation does not call them unused.
 fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Request) {
-    let name = request.operation_name.as_deref();
-    let operation = match (&mut document.operations, name) {
+    // The operation that runs: the one named, or the document's only one, named or not.
+    let chosen = match (&document.operations, request.operation_name.as_deref()) {
+        (DocumentOperations::Single(_), _) => None,
+        (DocumentOperations::Multiple(operations), Some(name)) if operations.contains_key(name) => {
+            Some(Name::new(name))
+        }
+        (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => {
+            operations.keys().next().cloned()
+        }
+        // No such operation, or none named among several: execution refuses the request.
+        (DocumentOperations::Multiple(_), _) => return,
+    };
+    let operation = match (&document.operations, &chosen) {
         (DocumentOperations::Single(operation), _) => operation,
-        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get_mut(name) {
+        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get(name) {
             Some(operation) => operation,
             None => return,
         },
-        // No operation named among several: execution refuses the request anyway.
         (DocumentOperations::Multiple(_), None) => return,
     };
-    let operation = &mut operation.node;
     let missing: Vec<Name> = operation
+        .node
         .variable_definitions
         .iter()
         .map(|definition| &definition.node)
@@ -121,6 +133,22 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
     if missing.is_empty() {
         return;
     }
+    // Only that operation runs: the others go, with the fragments it does not spread, so that
+    // a fragment they share, changed for it, cannot make them fail validation.
+    let operation = match (&mut document.operations, &chosen) {
+        (DocumentOperations::Single(operation), _) => operation,
+        (DocumentOperations::Multiple(operations), Some(name)) => {
+            operations.retain(|other, _| other == name);
+            match operations.get_mut(name) {
+                Some(operation) => operation,
+                None => return,
+            }
+        }
+        (DocumentOperations::Multiple(_), None) => return,
+    };
+    let spread = spread_fragments(&operation.node.selection_set.node, &document.fragments);
+    document.fragments.retain(|name, _| spread.contains(name));
+    let operation = &mut operation.node;
     operation
         .variable_definitions
         .retain(|definition| !missing.contains(&definition.node.name.node));
@@ -130,6 +158,33 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
         nulls_in_directives(&mut fragment.node.directives, &missing);
         leave_out_of_selections(&mut fragment.node.selection_set.node, &missing);
     }
+}
+
+/// The fragments `set` spreads, and those they spread in turn.
+fn spread_fragments(
+    set: &SelectionSet,
+    fragments: &std::collections::HashMap<Name, Positioned<FragmentDefinition>>,
+) -> Vec<Name> {
+    let mut found: Vec<Name> = Vec::new();
+    let mut sets = vec![set];
+    while let Some(set) = sets.pop() {
+        for item in &set.items {
+            match &item.node {
+                Selection::Field(field) => sets.push(&field.node.selection_set.node),
+                Selection::InlineFragment(fragment) => sets.push(&fragment.node.selection_set.node),
+                Selection::FragmentSpread(spread) => {
+                    let name = &spread.node.fragment_name.node;
+                    if !found.contains(name) {
+                        found.push(name.clone());
+                        if let Some(fragment) = fragments.get(name) {
+                            sets.push(&fragment.node.selection_set.node);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found
 }
 
 fn leave_out_of_selections(set: &mut SelectionSet, missing: &[Name]) {

@@ -130,9 +130,20 @@ db_test! {
             json!({ "name": "Partial Person", "bio": "Builds things", "website": "https://partial.example", "social": { "github": "partial" } }),
             "{body}"
         );
+        // A named operation, with or without its name given, and one of several sharing a
+        // fragment with another, whose variables the chosen one leaves out.
+        let named = "mutation Keep($bio: String, $website: String) { updateProfile(input: { bio: $bio, website: $website }) { user { bio website } } }";
+        let body = app.graphql(Some(&token), named, json!({ "website": "https://named.example" })).await;
+        assert_eq!(body["data"]["updateProfile"]["user"], json!({ "bio": "Builds things", "website": "https://named.example" }), "{body}");
+        let shared = "mutation A($bio: String, $website: String) { ...F } mutation B($bio: String, $website: String) { ...F }
+            fragment F on Mutation { updateProfile(input: { bio: $bio, website: $website }) { user { bio website } } }";
+        let request = json!({ "query": shared, "operationName": "B", "variables": { "website": "https://shared.example" } });
+        let response = app.client.post(app.url("/api/graphql")).bearer_auth(&token).json(&request).send().await.unwrap();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["data"]["updateProfile"]["user"], json!({ "bio": "Builds things", "website": "https://shared.example" }), "{body}");
         // A null given is a field cleared, as the schema says.
         let body = app.graphql(Some(&token), document, json!({ "bio": null })).await;
         assert_eq!(body["data"]["updateProfile"]["user"]["bio"], Value::Null, "{body}");
-        assert_eq!(body["data"]["updateProfile"]["user"]["website"], "https://partial.example", "{body}");
+        assert_eq!(body["data"]["updateProfile"]["user"]["website"], "https://shared.example", "{body}");
     }
 }
