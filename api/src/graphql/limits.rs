@@ -11,7 +11,9 @@ use async_graphql::{
 /// Deep enough for the standard introspection query (GraphiQL, code generators), which nests
 /// `ofType` seven times; our own types are at most five levels deep.
 pub const MAX_DEPTH: usize = 16;
-pub const MAX_COMPLEXITY: usize = 1_000;
+/// Room for an admin console's page of 50 people with every field REST's `data.items` has
+/// (about 1,000), or three 100-item lists; not for twenty of them.
+pub const MAX_COMPLEXITY: usize = 2_500;
 pub const MAX_DIRECTIVES: usize = 8;
 /// The site's own documents use a handful (the REST adapter one); a field asked for twenty
 /// times under different names is an attempt to multiply work.
@@ -207,6 +209,22 @@ pub fn coded(mut error: ServerError) -> ServerError {
     error
 }
 
+/// What async-graphql says of a document past its complexity or depth, with the limit named.
+fn in_our_words(mut error: ServerError) -> ServerError {
+    match error.message.as_str() {
+        "Query is too complex." => {
+            error.message = format!(
+                "The query asks for too much at once: each list costs its page size times the fields asked of each item, {MAX_COMPLEXITY} in all at most"
+            );
+        }
+        "Query is nested too deep." => {
+            error.message = format!("The query is nested too deeply ({MAX_DEPTH} levels of fields at most)");
+        }
+        _ => {}
+    }
+    error
+}
+
 /// Gives every error the resolvers did not code the code of a refused document,
 /// `BAD_USER_INPUT` (see [`coded`]): what async-graphql itself answers (validation, an `Int`
 /// past 32 bits) is about the document, while the resolvers code each of theirs.
@@ -228,7 +246,7 @@ impl async_graphql::extensions::Extension for ArgumentErrors {
         let mut response = next.run(ctx).await;
         response.errors = std::mem::take(&mut response.errors)
             .into_iter()
-            .map(coded)
+            .map(|error| coded(in_our_words(error)))
             .collect();
         response
     }

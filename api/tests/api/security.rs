@@ -466,15 +466,20 @@ db_test! {
             ("organizations", "organizations { id name slug }".to_owned()),
             ("sessions", "sessions { id browser os }".to_owned()),
         ] {
-            let many: String = (0..5).map(|n| format!("a{n}: {list} ")).collect();
+            let many: String = (0..10).map(|n| format!("a{n}: {list} ")).collect();
             let body = app.graphql(Some(&owner), &format!("{{ {many} }}"), json!({})).await;
             assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{field}: {body}");
             assert!(body["data"].is_null(), "{field}: nothing ran: {body}");
         }
         app.sql("UPDATE users SET role = 'admin' WHERE email = 'lists@example.com'").await;
-        let many: String = (0..5).map(|n| format!("a{n}: adminUsers(limit: 100) {{ items {{ id email }} }} ")).collect();
+        let many: String = (0..10).map(|n| format!("a{n}: adminUsers(limit: 100) {{ items {{ id email }} }} ")).collect();
         let body = app.graphql(Some(&owner), &format!("{{ {many} }}"), json!({})).await;
         assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT", "{body}");
+        assert!(body["errors"][0]["message"].as_str().unwrap().starts_with("The query asks for too much at once"), "{body}");
+        // A console page with every field the REST list has is an ordinary document.
+        let page = "{ adminUsers { items { id name email countryCode phone bio website born role status emailVerified twoFactorEnabled createdAt updatedAt lastSignInAt organizations social { github linkedin } address { city } preferences { theme } } nextCursor } }";
+        let body = app.graphql(Some(&owner), page, json!({})).await;
+        assert!(body["data"]["adminUsers"]["items"].is_array(), "{body}");
 
         // Invitations mail: one call a request, however aliased, as a sign-in.
         app.sql("UPDATE users SET role = 'hire' WHERE email = 'lists@example.com'").await;
