@@ -137,15 +137,33 @@ async fn each_request(State(state): State<AppState>, mut request: Request, next:
         metrics.record(&response);
         return response;
     }
-    let body_awaited = watch_body(&mut request);
+    if has_body(&request) && super::cross_site::encoded(request.headers()) {
+        // Read as it came, a compressed body is "not valid JSON" or a form of nothing, and a
+        // client is sent looking for the wrong fault (the token endpoint's "invalid_client").
+        let mut response = super::error::refusal_for(
+            &path,
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Code::UnsupportedMediaType,
+            super::cross_site::UNENCODED_ONLY,
+        );
+        safe_defaults(private, &mut response);
+        metrics.record(&response);
+        return response;
+    }
+    let body_watch = watch_body(&mut request);
     let mut response = match tokio::time::timeout(REQUEST_TIME_LIMIT, run_to_end(next.run(request))).await {
         Ok(response) => response,
         Err(_)
-            if body_awaited
+            if body_watch
                 .as_ref()
-                .is_some_and(|awaited| awaited.load(Ordering::Relaxed)) =>
+                .is_some_and(|watch| watch.awaited.load(Ordering::Relaxed)) =>
         {
             tracing::info!("the request's body did not arrive within {REQUEST_TIME_LIMIT:?}");
+            // The handler, still waiting for the body on a task of its own, is told it will not
+            // come: it ends, lets go of the body, and with it the connection closes.
+            if let Some(watch) = &body_watch {
+                watch.cut();
+            }
             let mut response = super::error::refusal_for(
                 &path,
                 axum::http::StatusCode::REQUEST_TIMEOUT,
@@ -183,28 +201,49 @@ fn declared_length(request: &Request) -> Option<u64> {
         .ok()
 }
 
+/// Whether the request declares a body: a length above zero, or chunks.
+fn has_body(request: &Request) -> bool {
+    declared_length(request).is_some_and(|length| length > 0)
+        || request.headers().contains_key(header::TRANSFER_ENCODING)
+}
+
+/// What is known of a request's body while its handler reads it.
+#[derive(Default)]
+struct BodyWatch {
+    /// Whether its reader is waiting on the client for more of it now.
+    awaited: AtomicBool,
+    /// Set once the time limit passed: the reader gets an error instead of more waiting.
+    cut: AtomicBool,
+    waker: futures_util::task::AtomicWaker,
+}
+
+impl BodyWatch {
+    fn cut(&self) {
+        self.cut.store(true, Ordering::Relaxed);
+        self.waker.wake();
+    }
+}
+
 /// For a request that has a body: it is read through a watch that tells, at any moment,
-/// whether its reader is waiting on the client for more of it. A request without one (every
-/// GET of the hot paths) is left as it is.
-fn watch_body(request: &mut Request) -> Option<Arc<AtomicBool>> {
-    let has_body = declared_length(request).is_some_and(|length| length > 0)
-        || request.headers().contains_key(header::TRANSFER_ENCODING);
-    if !has_body {
+/// whether its reader is waiting on the client for more of it, and can end that wait. A
+/// request without one (every GET of the hot paths) is left as it is.
+fn watch_body(request: &mut Request) -> Option<Arc<BodyWatch>> {
+    if !has_body(request) {
         return None;
     }
-    let awaited = Arc::new(AtomicBool::new(false));
+    let watch = Arc::new(BodyWatch::default());
     let body = std::mem::take(request.body_mut());
     *request.body_mut() = Body::from_stream(WatchedBody {
         inner: body.into_data_stream(),
-        awaited: awaited.clone(),
+        watch: watch.clone(),
     });
-    Some(awaited)
+    Some(watch)
 }
 
-/// A body's stream that records whether its last poll is still waiting for data.
+/// A body's stream, read through its [`BodyWatch`].
 struct WatchedBody {
     inner: axum::body::BodyDataStream,
-    awaited: Arc<AtomicBool>,
+    watch: Arc<BodyWatch>,
 }
 
 impl futures_util::Stream for WatchedBody {
@@ -214,8 +253,13 @@ impl futures_util::Stream for WatchedBody {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Self::Item>> {
+        self.watch.waker.register(cx.waker());
+        if self.watch.cut.load(Ordering::Relaxed) {
+            self.watch.awaited.store(false, Ordering::Relaxed);
+            return std::task::Poll::Ready(Some(Err(axum::Error::new(BODY_LATE))));
+        }
         let polled = std::pin::Pin::new(&mut self.inner).poll_next(cx);
-        self.awaited.store(polled.is_pending(), Ordering::Relaxed);
+        self.watch.awaited.store(polled.is_pending(), Ordering::Relaxed);
         polled
     }
 

@@ -183,11 +183,19 @@ async fn a_body_that_stops_arriving_is_the_clients_delay_408_not_the_services_50
             let answer = read_within(&mut stream, Duration::from_secs(45))
                 .await
                 .expect("an answer");
-            (path, String::from_utf8_lossy(&answer).into_owned())
+            // And the connection closes: the handler waiting for the body was told it will
+            // not come (it once held the socket open for as long as the client stayed silent).
+            let after = read_within(&mut stream, Duration::from_secs(5)).await;
+            (path, String::from_utf8_lossy(&answer).into_owned(), after)
         }
     }))
     .await;
-    for (path, answer) in answers {
+    for (path, answer, after) in answers {
+        assert_eq!(
+            after,
+            Some(Vec::new()),
+            "{path}: the server closes the connection"
+        );
         assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
         assert!(
             answer.contains("The request body did not arrive in time"),

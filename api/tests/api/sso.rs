@@ -705,6 +705,17 @@ sso_test! {
         let body: Value = token.json().await.unwrap();
         assert_eq!(body["error"], "invalid_request");
         assert_eq!(body["error_description"], "A parameter is given more than once, or is not text");
+        // A compressed form is refused as such, not read as nothing and blamed on the client's
+        // authentication.
+        for path in ["/oauth2/token", "/oauth2/revoke"] {
+            let answer = app.client.post(app.url(path)).basic_auth(&rp.client_id, rp.secret.as_deref())
+                .header("content-type", "application/x-www-form-urlencoded").header("content-encoding", "gzip")
+                .body(vec![0x1f, 0x8b, 0x08, 0x00]).send().await.unwrap();
+            assert_eq!(answer.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{path}");
+            let body: Value = answer.json().await.unwrap();
+            assert_eq!(body["error"], "invalid_request", "{path}");
+            assert_eq!(body["error_description"], "Request bodies must be sent uncompressed (no Content-Encoding)", "{path}");
+        }
         // A body past the limit is named as such (413), on the token and revocation endpoints;
         // a code or refresh token longer than any issued is an unknown one, not a missing one.
         let huge = format!("grant_type=refresh_token&refresh_token={}", "a".repeat(70_000));
