@@ -88,13 +88,17 @@ pub async fn send_by(
     actor: Option<Uuid>,
 ) -> Result<()> {
     let email = Email::parse(form.email.as_deref()).map_err(|m| Error::field("email", m))?;
-    // Kept per inbox (thirty aliases of one address share its limits), known or not, so the
-    // limits reveal nothing either.
-    let subject = ctx.keys.keyed_hash(&[&email.mailbox()]);
+    // Kept for every email, known or not, so the limits reveal nothing either: the cooldown
+    // per address (one account's resend), the hour's and the day's per inbox, so thirty
+    // aliases of one address share its five an hour.
+    let (address, inbox) = (
+        ctx.keys.keyed_hash(&[email.as_str()]),
+        ctx.keys.keyed_hash(&[&email.mailbox()]),
+    );
     let (cooldown, hour, day) = (
-        format!("otp-send:{subject}"),
-        format!("otp-hour:{subject}"),
-        format!("otp-day:{subject}"),
+        format!("otp-send:{address}"),
+        format!("otp-hour:{inbox}"),
+        format!("otp-day:{inbox}"),
     );
     rate_limit::hit_all(
         &ctx.db,
