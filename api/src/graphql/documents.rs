@@ -9,6 +9,7 @@ use async_graphql::{
     Name, Positioned, Request, Response, ServerError,
     parser::types::{
         Directive, DocumentOperations, ExecutableDocument, FragmentDefinition, Selection, SelectionSet,
+        VariableDefinition,
     },
 };
 use async_graphql_value::Value;
@@ -80,11 +81,13 @@ fn readable(error: async_graphql::parser::Error) -> ServerError {
 /// A response with the parser's or the limit's error, as the schema would have answered.
 pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
     match parse(&request.query) {
-        Ok(mut document) => {
-            leave_out_missing_variables(&mut document, &request);
-            request.set_parsed_query(document);
-            Ok(request)
-        }
+        Ok(mut document) => match leave_out_missing_variables(&mut document, &request) {
+            Ok(()) => {
+                request.set_parsed_query(document);
+                Ok(request)
+            }
+            Err(error) => Err(Box::new(Response::from_errors(vec![limits::coded(error)]))),
+        },
         Err(error) => Err(Box::new(Response::from_errors(vec![error]))),
     }
 }
@@ -97,7 +100,16 @@ pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
 /// field left out stays as it is. Where leaving out is not a thing (a list's item, a
 /// directive's argument) the variable is null, as before; the definitions, used no more,
 /// go, so validation does not call them unused.
-fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Request) {
+///
+/// A variable of a non-null type with no default that the request does not give is refused
+/// here, by name: async-graphql called it "not defined", or took it for false in `@include`.
+///
+/// # Errors
+/// That refusal.
+fn leave_out_missing_variables(
+    document: &mut ExecutableDocument,
+    request: &Request,
+) -> Result<(), ServerError> {
     // The operation that runs: the one named, or the document's only one, named or not.
     let chosen = match (&document.operations, request.operation_name.as_deref()) {
         (DocumentOperations::Single(_), _) => None,
@@ -108,16 +120,34 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
             operations.keys().next().cloned()
         }
         // No such operation, or none named among several: execution refuses the request.
-        (DocumentOperations::Multiple(_), _) => return,
+        (DocumentOperations::Multiple(_), _) => return Ok(()),
     };
     let operation = match (&document.operations, &chosen) {
         (DocumentOperations::Single(operation), _) => operation,
         (DocumentOperations::Multiple(operations), Some(name)) => match operations.get(name) {
             Some(operation) => operation,
-            None => return,
+            None => return Ok(()),
         },
-        (DocumentOperations::Multiple(_), None) => return,
+        (DocumentOperations::Multiple(_), None) => return Ok(()),
     };
+    let given = |definition: &VariableDefinition| {
+        definition.default_value.is_some() || request.variables.contains_key(&definition.name.node)
+    };
+    if let Some(definition) = operation
+        .node
+        .variable_definitions
+        .iter()
+        .find(|definition| !definition.node.var_type.node.nullable && !given(&definition.node))
+    {
+        let definition = &definition.node;
+        return Err(ServerError::new(
+            format!(
+                "Variable ${} ({}) needs a value, and the request's variables give it none",
+                definition.name.node, definition.var_type.node
+            ),
+            Some(definition.name.pos),
+        ));
+    }
     let missing: Vec<Name> = operation
         .node
         .variable_definitions
@@ -131,7 +161,7 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
         .map(|definition| definition.name.node.clone())
         .collect();
     if missing.is_empty() {
-        return;
+        return Ok(());
     }
     // Only that operation runs: the others go, with the fragments it does not spread, so that
     // a fragment they share, changed for it, cannot make them fail validation.
@@ -141,10 +171,10 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
             operations.retain(|other, _| other == name);
             match operations.get_mut(name) {
                 Some(operation) => operation,
-                None => return,
+                None => return Ok(()),
             }
         }
-        (DocumentOperations::Multiple(_), None) => return,
+        (DocumentOperations::Multiple(_), None) => return Ok(()),
     };
     let spread = spread_fragments(&operation.node.selection_set.node, &document.fragments);
     document.fragments.retain(|name, _| spread.contains(name));
@@ -158,6 +188,7 @@ fn leave_out_missing_variables(document: &mut ExecutableDocument, request: &Requ
         nulls_in_directives(&mut fragment.node.directives, &missing);
         leave_out_of_selections(&mut fragment.node.selection_set.node, &missing);
     }
+    Ok(())
 }
 
 /// The fragments `set` spreads, and those they spread in turn.

@@ -505,5 +505,15 @@ db_test! {
         let broken = app.graphql(None, "{news{", json!({})).await;
         assert_eq!(broken["errors"][0]["message"], "The query is not valid GraphQL at line 1, column 7: expected selection", "{broken}");
         assert_eq!(broken["errors"][0]["locations"], json!([{ "line": 1, "column": 7 }]));
+        // A required variable the request does not give is named: it was "not defined", or,
+        // in @include, quietly false.
+        for document in ["query($show: Boolean!) { news { nodes { id @include(if: $show) } } }", "mutation($i: LoginInput!) { login(input: $i) { token } }"] {
+            let body = app.graphql(None, document, json!({})).await;
+            let message = body["errors"][0]["message"].as_str().unwrap_or_default();
+            assert!(message.ends_with("needs a value, and the request's variables give it none"), "{body}");
+            assert!(body["data"].is_null(), "{body}");
+        }
+        let body = app.graphql(None, "query($show: Boolean! = true) { news { nodes { id @include(if: $show) } } }", json!({})).await;
+        assert!(body["data"]["news"]["nodes"].is_array(), "a default gives it one: {body}");
     }
 }
