@@ -252,7 +252,8 @@ async fn consent(
             &state,
             authorize::consent(&state, &caller.browser(), origin(&headers), form).await,
         ),
-        Err(_) => OAuthError::invalid_request("The consent form is malformed").into_response(),
+        // The person clicked Allow or Deny on our page: they get a page, as the other forms do.
+        Err(_) => respond(&state, authorize::unreadable_consent(&state)),
     }
 }
 

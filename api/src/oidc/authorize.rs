@@ -203,6 +203,15 @@ pub fn malformed(ctx: &Context) -> BrowserAnswer {
     )
 }
 
+/// A `POST /oauth2/authorize/consent` whose form does not read (too large, a parameter given
+/// twice): the sign-in's refusal page, since the request it answers cannot be known.
+pub fn unreadable_consent(ctx: &Context) -> BrowserAnswer {
+    error_page(
+        ctx,
+        "The consent form could not be read: it is too large, gives a parameter more than once, or is not text. Start the sign-in again from the application.",
+    )
+}
+
 pub async fn authorize(ctx: &Context, caller: &Browser<'_>, query: AuthorizeQuery) -> BrowserAnswer {
     authorize_inner(ctx, caller, query, false)
         .await

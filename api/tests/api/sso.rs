@@ -745,6 +745,15 @@ sso_test! {
         let page = logout.text().await.unwrap();
         assert!(page.contains("The sign-out form could not be read"), "{page}");
         assert!(page.contains("<h1>This sign-out link is not valid</h1>"), "named a sign-out, not a sign-in: {page}");
+        // The consent form the person posts by Allow or Deny: a page too, not the OAuth JSON.
+        for body in [format!("decision=allow&pad={}", "p".repeat(70_000)), "decision=allow&decision=deny".to_owned()] {
+            let consent = super::browser().post(app.url("/oauth2/authorize/consent"))
+                .header("content-type", "application/x-www-form-urlencoded").body(body).send().await.unwrap();
+            assert_eq!(consent.status(), StatusCode::BAD_REQUEST);
+            assert!(consent.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+            let page = consent.text().await.unwrap();
+            assert!(page.contains("The consent form could not be read"), "{page}");
+        }
         // A wrong method or an endpoint that does not exist: in the OAuth shape too.
         for (method, path, status) in [
             (reqwest::Method::GET, "/oauth2/token", StatusCode::METHOD_NOT_ALLOWED),
