@@ -117,8 +117,8 @@ pub async fn locked(txn: &impl ConnectionTrait, id: Uuid) -> Result<Option<users
 }
 
 /// Drops every code and reset link mailed to `user_id` (but the link `keep`, when one is being
-/// used): whatever proved the email before a password, a Google link or new powers must not
-/// work after them.
+/// used), and the mails of them not yet delivered: whatever proved the email before a
+/// password, a Google link or new powers must not work after them.
 ///
 /// # Errors
 /// On a database failure.
@@ -142,6 +142,9 @@ pub async fn forget_mailed_secrets(
         links = links.filter(password_reset_tokens::Column::Id.ne(keep));
     }
     links.exec(db).await?;
+    // Nor may the mails that carry them still go out, held back by an outage (the link being
+    // used, `keep`, was delivered already).
+    crate::mail::withdraw_secrets_about(db, user_id).await?;
     Ok(())
 }
 

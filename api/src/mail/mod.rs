@@ -7,7 +7,7 @@ pub mod worker;
 pub use names::greeting_name;
 use names::organization_name;
 
-pub use outbox::{enqueue, enqueue_all, enqueue_nothing};
+pub use outbox::{enqueue, enqueue_all, enqueue_nothing, withdraw_secret, withdraw_secrets_about};
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;

@@ -3,7 +3,9 @@
 
 use chrono::{DateTime, Utc};
 use entity::mail_outbox;
-use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set, sea_query::Expr,
+};
 use uuid::Uuid;
 
 use super::Mail;
@@ -29,6 +31,51 @@ pub async fn enqueue_all(db: &impl ConnectionTrait, mails: Vec<Mail>) -> Result<
     let now = Utc::now();
     mail_outbox::Entity::insert_many(mails.into_iter().map(|mail| row(mail, None, now)))
         .exec_without_returning(db)
+        .await?;
+    Ok(())
+}
+
+/// Takes back the mails not yet delivered that carry a secret about `user_id` (codes, reset
+/// and sign-in links), when the change in the caller's transaction ends those secrets: a mail
+/// held back by an outage would otherwise arrive with a link that no longer works. Each is
+/// marked delivered and emptied, as a delivered one is.
+///
+/// # Errors
+/// On a database failure.
+pub async fn withdraw_secrets_about(db: &impl ConnectionTrait, user_id: Uuid) -> Result<()> {
+    withdraw(
+        db,
+        Condition::all()
+            .add(mail_outbox::Column::UserId.eq(user_id))
+            .add(mail_outbox::Column::SecretUntil.is_not_null()),
+    )
+    .await
+}
+
+/// Takes back the mail not yet delivered to `recipient` whose secret lives until `until` (an
+/// invitation, by its expiry), as [`withdraw_secrets_about`] does.
+///
+/// # Errors
+/// On a database failure.
+pub async fn withdraw_secret(db: &impl ConnectionTrait, recipient: &str, until: DateTime<Utc>) -> Result<()> {
+    withdraw(
+        db,
+        Condition::all()
+            .add(mail_outbox::Column::Recipient.eq(recipient))
+            .add(mail_outbox::Column::SecretUntil.eq(until)),
+    )
+    .await
+}
+
+async fn withdraw(db: &impl ConnectionTrait, which: Condition) -> Result<()> {
+    mail_outbox::Entity::update_many()
+        .col_expr(mail_outbox::Column::Subject, Expr::value(super::CLEARED_SUBJECT))
+        .col_expr(mail_outbox::Column::TextBody, Expr::value(""))
+        .col_expr(mail_outbox::Column::HtmlBody, Expr::value(""))
+        .col_expr(mail_outbox::Column::SentAt, Expr::value(Some(Utc::now())))
+        .filter(mail_outbox::Column::SentAt.is_null())
+        .filter(which)
+        .exec(db)
         .await?;
     Ok(())
 }

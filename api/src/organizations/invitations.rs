@@ -317,6 +317,13 @@ pub async fn revoke(
         if revoked.rows_affected == 0 {
             return Err(not_found());
         }
+        // Its mail, if an outage still holds it, does not go out after all.
+        if let Some(invitation) = organization_invitations::Entity::find_by_id(invitation_id)
+            .one(&txn)
+            .await?
+        {
+            crate::mail::withdraw_secret(&txn, &invitation.email, invitation.expires_at).await?;
+        }
         Event::new(Kind::OrganizationInvitationRevoked, Some(viewer.user.id), client)
             .by(viewer.user.id)
             .detail(format!(

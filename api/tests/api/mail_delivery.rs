@@ -209,3 +209,66 @@ async fn the_mail_whose_code_expires_soonest_goes_first() {
         "the code first, though queued after the link"
     );
 }
+
+/// Mails held back by an outage whose secret died meanwhile (a revoked invitation, the links
+/// a new password ends) are taken back: they arrived once the server returned, with links that
+/// no longer worked, and the person invited by mistake was mailed all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mails_whose_links_died_while_the_mail_server_was_down_never_go() {
+    let (app, smtp) = spawn_with_smtp_down(Backend::Sqlite).await;
+    let owner = "owner@example.com";
+    json_of(app.register(owner).await, StatusCode::CREATED).await;
+    app.sql("UPDATE users SET email_verified = true, status = 'active', role = 'hire'")
+        .await;
+    let signed_in = json_of(app.login(owner, crate::helpers::PASSWORD).await, StatusCode::OK).await;
+    let token = signed_in["data"]["token"].as_str().unwrap().to_owned();
+    let org = json_of(
+        app.post_as(&token, "/api/orgs", json!({ "name": "Held Mail" }))
+            .await,
+        StatusCode::CREATED,
+    )
+    .await;
+    let org = org["data"]["organization"]["id"].as_str().unwrap().to_owned();
+    let invitations = format!("/api/orgs/{org}/invitations");
+    let invite = |email: &'static str| app.post_as(&token, &invitations, json!({ "emails": [email] }));
+    let sent = json_of(invite("mistake@example.com").await, StatusCode::CREATED).await;
+    let mistake = sent["data"]["invitations"][0]["id"].as_str().unwrap().to_owned();
+    json_of(invite("keeper@example.com").await, StatusCode::CREATED).await;
+    json_of(
+        app.delete_as(&token, &format!("/api/orgs/{org}/invitations/{mistake}"))
+            .await,
+        StatusCode::OK,
+    )
+    .await;
+    json_of(
+        app.post("/api/auth/forgot-password", json!({ "email": owner }))
+            .await,
+        StatusCode::OK,
+    )
+    .await;
+    let change = json!({ "currentPassword": crate::helpers::PASSWORD, "password": "brandNew42x", "confirmPassword": "brandNew42x" });
+    json_of(
+        app.put_as(&token, "/api/users/password", change).await,
+        StatusCode::OK,
+    )
+    .await;
+
+    smtp.listen();
+    smtp.wait_for("keeper@example.com", 1).await;
+    app.mail_settled().await;
+    assert!(
+        smtp.to("mistake@example.com").await.is_empty(),
+        "the revoked invitation is not mailed"
+    );
+    let to_owner = smtp.to(owner).await;
+    assert!(
+        !to_owner
+            .iter()
+            .any(|mail| mail.text().contains("/reset-password/")),
+        "the dead reset link is not mailed"
+    );
+    assert!(
+        to_owner.iter().any(|mail| mail.subject().contains("password")),
+        "the notice of the new password is"
+    );
+}
