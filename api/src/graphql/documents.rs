@@ -99,7 +99,9 @@ pub fn prepare(mut request: Request) -> Result<Request, Box<Response>> {
 /// `$seats` lifted the seat limit. A partial update is then what its documentation says: a
 /// field left out stays as it is. Where leaving out is not a thing (a list's item, a
 /// directive's argument) the variable is null, as before; the definitions, used no more,
-/// go, so validation does not call them unused.
+/// go, so validation does not call them unused. Only the operation that runs changes (a
+/// fragment other operations spread too is changed in a copy of its own), and a document
+/// validation would refuse for its variables is left whole, for validation to refuse.
 ///
 /// A variable of a non-null type with no default that the request does not give is refused
 /// here, by name: async-graphql called it "not defined", or took it for false in `@include`.
@@ -148,9 +150,27 @@ fn leave_out_missing_variables(
             Some(definition.name.pos),
         ));
     }
-    let missing: Vec<Name> = operation
-        .node
-        .variable_definitions
+    // The rewrite leaves validation as it was: a document it would refuse for its variables
+    // (two of one name, a type that is no input type, one never used) is left to it whole.
+    let definitions = &operation.node.variable_definitions;
+    let mut seen = std::collections::HashSet::new();
+    if !definitions
+        .iter()
+        .all(|definition| seen.insert(&definition.node.name.node))
+    {
+        return Ok(());
+    }
+    let mine = spread_fragments(&operation.node.selection_set.node, &document.fragments);
+    let mut used = Vec::new();
+    variables_in_selections(&operation.node.selection_set.node, &mut used);
+    variables_in_directives(&operation.node.directives, &mut used);
+    for name in &mine {
+        if let Some(fragment) = document.fragments.get(name) {
+            variables_in_selections(&fragment.node.selection_set.node, &mut used);
+            variables_in_directives(&fragment.node.directives, &mut used);
+        }
+    }
+    let left_out: Vec<&VariableDefinition> = definitions
         .iter()
         .map(|definition| &definition.node)
         .filter(|definition| {
@@ -158,37 +178,159 @@ fn leave_out_missing_variables(
                 && definition.var_type.node.nullable
                 && !request.variables.contains_key(&definition.name.node)
         })
+        .collect();
+    if left_out
+        .iter()
+        .any(|definition| !used.contains(&definition.name.node) || !is_input_type(&definition.var_type.node))
+    {
+        return Ok(());
+    }
+    let missing: Vec<Name> = left_out
+        .iter()
         .map(|definition| definition.name.node.clone())
         .collect();
     if missing.is_empty() {
         return Ok(());
     }
-    // Only that operation runs: the others go, with the fragments it does not spread, so that
-    // a fragment they share, changed for it, cannot make them fail validation.
-    let operation = match (&mut document.operations, &chosen) {
-        (DocumentOperations::Single(operation), _) => operation,
-        (DocumentOperations::Multiple(operations), Some(name)) => {
-            operations.retain(|other, _| other == name);
-            match operations.get_mut(name) {
-                Some(operation) => operation,
-                None => return Ok(()),
+    // The fragments the other operations spread too are changed in copies of this one's own,
+    // so the others stay as they were written.
+    let mut theirs = Vec::new();
+    if let DocumentOperations::Multiple(operations) = &document.operations {
+        for (name, other) in operations {
+            if Some(name) != chosen.as_ref() {
+                theirs.extend(spread_fragments(
+                    &other.node.selection_set.node,
+                    &document.fragments,
+                ));
             }
         }
+    }
+    let mut copies = std::collections::HashMap::new();
+    for name in mine.iter().filter(|name| theirs.contains(name)) {
+        let mut copy = Name::new(format!("{name}_"));
+        while document.fragments.contains_key(&copy) || copies.values().any(|taken| taken == &copy) {
+            copy = Name::new(format!("{copy}_"));
+        }
+        copies.insert(name.clone(), copy);
+    }
+    for (name, copy) in &copies {
+        if let Some(fragment) = document.fragments.get(name).cloned() {
+            document.fragments.insert(copy.clone(), fragment);
+        }
+    }
+    let changed: Vec<Name> = mine
+        .iter()
+        .map(|name| copies.get(name).unwrap_or(name).clone())
+        .collect();
+    let operation = match (&mut document.operations, &chosen) {
+        (DocumentOperations::Single(operation), _) => operation,
+        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get_mut(name) {
+            Some(operation) => operation,
+            None => return Ok(()),
+        },
         (DocumentOperations::Multiple(_), None) => return Ok(()),
     };
-    let spread = spread_fragments(&operation.node.selection_set.node, &document.fragments);
-    document.fragments.retain(|name, _| spread.contains(name));
     let operation = &mut operation.node;
     operation
         .variable_definitions
         .retain(|definition| !missing.contains(&definition.node.name.node));
     nulls_in_directives(&mut operation.directives, &missing);
+    rename_spreads(&mut operation.selection_set.node, &copies);
     leave_out_of_selections(&mut operation.selection_set.node, &missing);
-    for fragment in document.fragments.values_mut() {
-        nulls_in_directives(&mut fragment.node.directives, &missing);
-        leave_out_of_selections(&mut fragment.node.selection_set.node, &missing);
+    for name in &changed {
+        if let Some(fragment) = document.fragments.get_mut(name) {
+            nulls_in_directives(&mut fragment.node.directives, &missing);
+            rename_spreads(&mut fragment.node.selection_set.node, &copies);
+            leave_out_of_selections(&mut fragment.node.selection_set.node, &missing);
+        }
     }
     Ok(())
+}
+
+/// Whether a variable of type `ty` is one validation accepts: its named type is an input
+/// type of the schema (a scalar, an enum or an input object).
+fn is_input_type(ty: &async_graphql::parser::types::Type) -> bool {
+    use async_graphql::parser::types::{BaseType, TypeKind, TypeSystemDefinition};
+    static INPUT_TYPES: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+        let mut names: std::collections::HashSet<String> = ["String", "Int", "Float", "Boolean", "ID"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if let Ok(schema) = async_graphql::parser::parse_schema(super::sdl()) {
+            for definition in schema.definitions {
+                if let TypeSystemDefinition::Type(definition) = definition
+                    && matches!(
+                        definition.node.kind,
+                        TypeKind::Scalar | TypeKind::Enum(_) | TypeKind::InputObject(_)
+                    )
+                {
+                    names.insert(definition.node.name.node.to_string());
+                }
+            }
+        }
+        names
+    });
+    match &ty.base {
+        BaseType::Named(name) => INPUT_TYPES.contains(name.as_str()),
+        BaseType::List(item) => is_input_type(item),
+    }
+}
+
+/// The variables `set` names anywhere: arguments, input values, directives.
+fn variables_in_selections(set: &SelectionSet, used: &mut Vec<Name>) {
+    for item in &set.items {
+        match &item.node {
+            Selection::Field(field) => {
+                for (_, value) in &field.node.arguments {
+                    variables_in_value(&value.node, used);
+                }
+                variables_in_directives(&field.node.directives, used);
+                variables_in_selections(&field.node.selection_set.node, used);
+            }
+            Selection::InlineFragment(fragment) => {
+                variables_in_directives(&fragment.node.directives, used);
+                variables_in_selections(&fragment.node.selection_set.node, used);
+            }
+            Selection::FragmentSpread(spread) => variables_in_directives(&spread.node.directives, used),
+        }
+    }
+}
+
+fn variables_in_directives(directives: &[Positioned<Directive>], used: &mut Vec<Name>) {
+    for directive in directives {
+        for (_, value) in &directive.node.arguments {
+            variables_in_value(&value.node, used);
+        }
+    }
+}
+
+fn variables_in_value(value: &Value, used: &mut Vec<Name>) {
+    match value {
+        Value::Variable(name) => used.push(name.clone()),
+        Value::List(items) => items.iter().for_each(|item| variables_in_value(item, used)),
+        Value::Object(fields) => fields.values().for_each(|field| variables_in_value(field, used)),
+        _ => {}
+    }
+}
+
+/// Spreads of the fragments in `copies` spread their copies instead.
+fn rename_spreads(set: &mut SelectionSet, copies: &std::collections::HashMap<Name, Name>) {
+    if copies.is_empty() {
+        return;
+    }
+    for item in &mut set.items {
+        match &mut item.node {
+            Selection::Field(field) => rename_spreads(&mut field.node.selection_set.node, copies),
+            Selection::InlineFragment(fragment) => {
+                rename_spreads(&mut fragment.node.selection_set.node, copies)
+            }
+            Selection::FragmentSpread(spread) => {
+                if let Some(copy) = copies.get(&spread.node.fragment_name.node) {
+                    spread.node.fragment_name.node = copy.clone();
+                }
+            }
+        }
+    }
 }
 
 /// The fragments `set` spreads, and those they spread in turn.

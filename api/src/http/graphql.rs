@@ -110,7 +110,7 @@ pub async fn get(
         );
         return page;
     }
-    let request = match async_graphql::http::parse_query_string(query.as_deref().unwrap_or_default()) {
+    let mut request = match async_graphql::http::parse_query_string(query.as_deref().unwrap_or_default()) {
         Ok(request) if !request.query.trim().is_empty() => request,
         // A query with `variables` or `extensions` that are not JSON objects.
         Err(_) if query.as_deref().is_some_and(has_query_field) => {
@@ -120,6 +120,12 @@ pub async fn get(
             return bad_request("Pass the query as ?query=…");
         }
     };
+    // GraphQL over HTTP names it `operationName`; async-graphql reads only `operation_name`.
+    if request.operation_name.is_none() {
+        request.operation_name = url::form_urlencoded::parse(query.as_deref().unwrap_or_default().as_bytes())
+            .find(|(key, _)| key == "operationName")
+            .map(|(_, name)| name.into_owned());
+    }
     let mut request = match documents::prepare(request) {
         Ok(request) => request,
         Err(refused) => return respond((*refused).into()),

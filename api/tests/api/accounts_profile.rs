@@ -141,6 +141,21 @@ db_test! {
         let response = app.client.post(app.url("/api/graphql")).bearer_auth(&token).json(&request).send().await.unwrap();
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["data"]["updateProfile"]["user"], json!({ "bio": "Builds things", "website": "https://shared.example" }), "{body}");
+        // The rewrite leaves validation as it was: what it refuses with the variable given it
+        // refuses with it left out (an unknown type, one never used, a fragment never used).
+        for (document, said) in [
+            ("query($x: NoSuchType) { news { nextCursor } }", "Unknown type \"NoSuchType\""),
+            ("query($x: String) { news { nextCursor } }", "Variable \"$x\" is not used"),
+            ("query($f: Int) { news(first: $f) { nextCursor } } fragment X on Query { me { id } }", "Fragment \"X\" is never used"),
+        ] {
+            let body = app.graphql(Some(&token), document, json!({})).await;
+            assert!(body["errors"].as_array().unwrap().iter().any(|e| e["message"] == said), "{document}: {body}");
+        }
+        // A GET names its operation as GraphQL over HTTP does, `operationName`.
+        let two = "query A { me { id } } query B { me { email } }";
+        let url = format!("/api/graphql?query={}&operationName=B", url::form_urlencoded::byte_serialize(two.as_bytes()).collect::<String>());
+        let body = json_of(app.get_as(&token, &url).await, StatusCode::OK).await;
+        assert_eq!(body["data"]["me"]["email"], "partial@example.com", "{body}");
         // A null given is a field cleared, as the schema says.
         let body = app.graphql(Some(&token), document, json!({ "bio": null })).await;
         assert_eq!(body["data"]["updateProfile"]["user"]["bio"], Value::Null, "{body}");
