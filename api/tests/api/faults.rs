@@ -24,11 +24,7 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub async fn start(database_url: &str, extra: &[(&str, &str)]) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::helpers::port_for_a_child();
         let dir = tempfile::tempdir().unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
         command
@@ -320,11 +316,7 @@ impl PrivatePostgres {
             };
             std::os::unix::fs::chown(dir.path(), Some(ids("-u")), Some(ids("-g"))).unwrap();
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::helpers::port_for_a_child();
         let pg = Self { dir, port, bin };
         let data = pg.dir.path().join("data");
         assert!(

@@ -225,11 +225,7 @@ async fn the_log_names_the_route_and_never_the_token_in_a_path() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("server.log");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::helpers::port_for_a_child();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
         .arg("serve")
         .current_dir(dir.path())

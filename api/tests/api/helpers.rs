@@ -718,3 +718,32 @@ pub async fn until_it_waits_on_a_lock(
         }
     }
 }
+
+/// A free port for a process a test starts (a server binary, a PostgreSQL, a client that is
+/// down for now), from below the kernel's ephemeral range: a port the test binds and lets go
+/// from that range could be handed meanwhile to another test's listener binding port 0, and
+/// the test then talked to the wrong server (a key count read 0 under load). Ports are handed
+/// out in turn within this process, each checked free.
+pub fn port_for_a_child() -> u16 {
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let ephemeral_low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    let (low, high) = (10_000_u16, ephemeral_low.max(10_100));
+    let span = high - low;
+    let _ = NEXT.compare_exchange(
+        0,
+        (std::process::id() % u32::from(span)) as u16 + 1,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    for _ in 0..span {
+        let port = low + NEXT.fetch_add(1, Ordering::SeqCst) % span;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between {low} and {high}");
+}

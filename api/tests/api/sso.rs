@@ -1135,7 +1135,7 @@ async fn the_oauth_client_commands_need_only_the_database() {
 sso_test! {
     async fn a_client_that_is_down_gets_its_back_channel_logout_when_it_returns(app) {
         // A port with nothing listening yet: the client is down when the person signs out.
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = crate::helpers::port_for_a_child();
         let rp = Rp::register(&app, NewClient {
             name: "Campus".to_owned(),
             redirect_uris: vec![REDIRECT.to_owned()],
@@ -1399,7 +1399,7 @@ sso_test! {
 
 sso_test! {
     async fn the_housekeeping_ends_idle_sessions_and_tells_their_clients(app) {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = crate::helpers::port_for_a_child();
         let rp = Rp::register(&app, NewClient {
             name: "Campus".to_owned(),
             redirect_uris: vec![REDIRECT.to_owned()],
