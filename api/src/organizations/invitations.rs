@@ -11,8 +11,8 @@ use entity::{
     organizations, users,
 };
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
-    sea_query::Expr,
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, sea_query::Expr,
 };
 use uuid::Uuid;
 
@@ -356,20 +356,40 @@ pub async fn revoke_beyond(
         Some(OrgRole::Admin) => Some(OrgRole::Owner),
         Some(OrgRole::Member) | None => None,
     };
-    let mut revoke = organization_invitations::Entity::update_many()
+    let mut which = Condition::all().add(organization_invitations::Column::InvitedBy.eq(inviter));
+    if let Some(organization) = organization {
+        which = which.add(organization_invitations::Column::OrganizationId.eq(organization));
+    }
+    if let Some(role) = beyond {
+        which = which.add(organization_invitations::Column::Role.eq(role));
+    }
+    revoke_where(txn, which).await
+}
+
+/// Revokes the pending invitations `which` picks, and takes back their mails an outage still
+/// holds (see [`crate::mail::withdraw_secret`]). Returns how many went.
+async fn revoke_where(txn: &impl ConnectionTrait, which: Condition) -> Result<u64> {
+    let pending = organization_invitations::Entity::find()
+        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+        .filter(which)
+        .all(txn)
+        .await?;
+    if pending.is_empty() {
+        return Ok(0);
+    }
+    let revoked = organization_invitations::Entity::update_many()
         .col_expr(
             organization_invitations::Column::Status,
             Expr::value(InvitationStatus::Revoked),
         )
-        .filter(organization_invitations::Column::InvitedBy.eq(inviter))
-        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending));
-    if let Some(organization) = organization {
-        revoke = revoke.filter(organization_invitations::Column::OrganizationId.eq(organization));
+        .filter(organization_invitations::Column::Id.is_in(pending.iter().map(|invitation| invitation.id)))
+        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
+        .exec(txn)
+        .await?;
+    for invitation in &pending {
+        crate::mail::withdraw_secret(txn, &invitation.email, invitation.expires_at).await?;
     }
-    if let Some(role) = beyond {
-        revoke = revoke.filter(organization_invitations::Column::Role.eq(role));
-    }
-    Ok(revoke.exec(txn).await?.rows_affected)
+    Ok(revoked.rows_affected)
 }
 
 /// Revokes the pending invitations `inviter` sent that their memberships alone could not have
@@ -380,20 +400,13 @@ pub async fn revoke_beyond(
 /// On a database failure.
 pub async fn revoke_unbacked(txn: &impl ConnectionTrait, inviter: Uuid) -> Result<u64> {
     let memberships = members::memberships_of(txn, inviter).await?;
-    let mut revoked = organization_invitations::Entity::update_many()
-        .col_expr(
-            organization_invitations::Column::Status,
-            Expr::value(InvitationStatus::Revoked),
-        )
-        .filter(organization_invitations::Column::InvitedBy.eq(inviter))
-        .filter(organization_invitations::Column::Status.eq(InvitationStatus::Pending))
-        .filter(
+    let unbacked = Condition::all()
+        .add(organization_invitations::Column::InvitedBy.eq(inviter))
+        .add(
             organization_invitations::Column::OrganizationId
                 .is_not_in(memberships.iter().map(|(organization, _)| *organization)),
-        )
-        .exec(txn)
-        .await?
-        .rows_affected;
+        );
+    let mut revoked = revoke_where(txn, unbacked).await?;
     for (organization, role) in memberships {
         revoked += revoke_beyond(txn, inviter, Some(organization), Some(role)).await?;
     }

@@ -253,12 +253,66 @@ async fn mails_whose_links_died_while_the_mail_server_was_down_never_go() {
     )
     .await;
 
+    // Invitations revoked together, by the suspension of the one who sent them, likewise.
+    for (email, role) in [("sender@example.com", "hire"), ("boss@example.com", "admin")] {
+        json_of(app.register(email).await, StatusCode::CREATED).await;
+        app.sql(&format!("UPDATE users SET email_verified = true, status = 'active', role = '{role}' WHERE email = '{email}'")).await;
+    }
+    let token_of = |body: serde_json::Value| body["data"]["token"].as_str().unwrap().to_owned();
+    let sender = token_of(
+        json_of(
+            app.login("sender@example.com", crate::helpers::PASSWORD).await,
+            StatusCode::OK,
+        )
+        .await,
+    );
+    let boss = token_of(
+        json_of(
+            app.login("boss@example.com", crate::helpers::PASSWORD).await,
+            StatusCode::OK,
+        )
+        .await,
+    );
+    let theirs = json_of(
+        app.post_as(&sender, "/api/orgs", json!({ "name": "Soon Gone" }))
+            .await,
+        StatusCode::CREATED,
+    )
+    .await;
+    let theirs = theirs["data"]["organization"]["id"].as_str().unwrap().to_owned();
+    json_of(
+        app.post_as(
+            &sender,
+            &format!("/api/orgs/{theirs}/invitations"),
+            json!({ "emails": ["bulk@example.com"] }),
+        )
+        .await,
+        StatusCode::CREATED,
+    )
+    .await;
+    let me = json_of(app.get_as(&sender, "/api/auth/verify").await, StatusCode::OK).await;
+    let sender_id = me["data"]["user"]["id"].as_str().unwrap().to_owned();
+    json_of(
+        app.post_as(
+            &boss,
+            &format!("/api/admin/users/{sender_id}/suspend"),
+            json!({ "reason": "spam" }),
+        )
+        .await,
+        StatusCode::OK,
+    )
+    .await;
+
     smtp.listen();
     smtp.wait_for("keeper@example.com", 1).await;
     app.mail_settled().await;
     assert!(
         smtp.to("mistake@example.com").await.is_empty(),
         "the revoked invitation is not mailed"
+    );
+    assert!(
+        smtp.to("bulk@example.com").await.is_empty(),
+        "nor one revoked with its sender's suspension"
     );
     let to_owner = smtp.to(owner).await;
     assert!(
