@@ -117,68 +117,36 @@ async fn each_request(State(state): State<AppState>, mut request: Request, next:
     caller::resolve(&mut request, &state.config.trusted_proxies);
     let metrics = RequestMetrics::start(&request);
     let private = is_private(request.uri().path());
-    let path = request.uri().path().to_owned();
-    let too_large = declared_length(&request).is_some_and(|length| length > crate::rest::BODY_LIMIT as u64);
-    if too_large && !super::error::is_browser_form(&path) {
-        // Refused before a byte of it is waited for: the limit would otherwise be met only
-        // when as much had arrived, or at the time limit for a body that never does. (The
-        // provider's browser forms answer theirs with a page, once read.)
-        let mut response = super::error::refusal_for(
-            &path,
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            Code::PayloadTooLarge,
-            super::error::BODY_TOO_LARGE,
-        );
-        // The unread body stays on the connection: the client must not send another on it.
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-        safe_defaults(private, &mut response);
-        metrics.record(&response);
-        return response;
+    if let Some(mut refused) = refused_before_reading(&request) {
+        safe_defaults(private, &mut refused);
+        metrics.record(&refused);
+        return refused;
     }
-    if has_body(&request) && super::cross_site::encoded(request.headers()) {
-        // Read as it came, a compressed body is "not valid JSON" or a form of nothing, and a
-        // client is sent looking for the wrong fault (the token endpoint's "invalid_client").
-        let mut response = super::error::refusal_for(
-            &path,
-            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Code::UnsupportedMediaType,
-            super::cross_site::UNENCODED_ONLY,
-        );
-        safe_defaults(private, &mut response);
-        metrics.record(&response);
-        return response;
-    }
-    let body_watch = watch_body(&mut request);
+    // The path only for a request with a body, the one kind the 408 below answers.
+    let body_watch = watch_body(&mut request).map(|watch| (watch, request.uri().path().to_owned()));
     let mut response = match tokio::time::timeout(REQUEST_TIME_LIMIT, run_to_end(next.run(request))).await {
         Ok(response) => response,
-        Err(_)
-            if body_watch
-                .as_ref()
-                .is_some_and(|watch| watch.awaited.load(Ordering::Relaxed)) =>
+        Err(_) => match body_watch
+            .as_ref()
+            .filter(|(watch, _)| watch.awaited.load(Ordering::Relaxed))
         {
-            tracing::info!("the request's body did not arrive within {REQUEST_TIME_LIMIT:?}");
-            // The handler, still waiting for the body on a task of its own, is told it will not
-            // come: it ends, lets go of the body, and with it the connection closes.
-            if let Some(watch) = &body_watch {
+            Some((watch, path)) => {
+                tracing::info!("the request's body did not arrive within {REQUEST_TIME_LIMIT:?}");
+                // The handler, still waiting for the body on a task of its own, is told it will
+                // not come: it ends, lets go of the body, and with it the connection closes.
                 watch.cut();
+                closing(super::error::refusal_for(
+                    path,
+                    axum::http::StatusCode::REQUEST_TIMEOUT,
+                    Code::BadUserInput,
+                    BODY_LATE,
+                ))
             }
-            let mut response = super::error::refusal_for(
-                &path,
-                axum::http::StatusCode::REQUEST_TIMEOUT,
-                Code::BadUserInput,
-                BODY_LATE,
-            );
-            response
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            response
-        }
-        Err(_) => {
-            tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
-            ErrorResponse::from(crate::error::Error::Unavailable).into_response()
-        }
+            None => {
+                tracing::warn!("request took longer than {REQUEST_TIME_LIMIT:?}");
+                ErrorResponse::from(crate::error::Error::Unavailable).into_response()
+            }
+        },
     };
     safe_defaults(private, &mut response);
     metrics.record(&response);
@@ -188,6 +156,42 @@ async fn each_request(State(state): State<AppState>, mut request: Request, next:
 /// What a request hears when the time limit passed while its handler waited for the rest of
 /// its body: the client's delay (408), not the service's (503).
 pub const BODY_LATE: &str = "The request body did not arrive in time";
+
+/// A body refused before any of it is read, in the shape the path's clients read: one declared
+/// past the limit (413; else the limit would be met only when as much had arrived, or at the
+/// time limit for a body that never does; the provider's browser forms answer theirs with a
+/// page, once read), and a compressed one (415: read as it came it is "not valid JSON" or a
+/// form of nothing, and the token endpoint blamed the client's authentication).
+fn refused_before_reading(request: &Request) -> Option<Response> {
+    let path = request.uri().path();
+    if declared_length(request).is_some_and(|length| length > crate::rest::BODY_LIMIT as u64)
+        && !super::error::is_browser_form(path)
+    {
+        return Some(closing(super::error::refusal_for(
+            path,
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            Code::PayloadTooLarge,
+            super::error::BODY_TOO_LARGE,
+        )));
+    }
+    (has_body(request) && super::cross_site::encoded(request.headers())).then(|| {
+        super::error::refusal_for(
+            path,
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Code::UnsupportedMediaType,
+            super::cross_site::UNENCODED_ONLY,
+        )
+    })
+}
+
+/// `response` with `Connection: close`: the request's unread body stays on the connection, so
+/// the client must not send another on it.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
 
 /// The body length the request's `Content-Length` declares.
 fn declared_length(request: &Request) -> Option<u64> {
